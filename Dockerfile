@@ -1,0 +1,26 @@
+# Build stage: a release build of the server.
+FROM swift:6.3-bookworm AS build
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Tests ./Tests
+COPY Benchmarks ./Benchmarks
+COPY sql ./sql
+COPY openapi.yaml ./
+RUN swift build -c release --product remote-config --static-swift-stdlib \
+    && mkdir -p /out \
+    && cp .build/release/remote-config /out/ \
+    && cp -RL .build/release/*.resources /out/
+
+# Run stage: the binary, its bundled migrations and OpenAPI file, and curl for the health check.
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl libcurl4 libxml2 tzdata \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --home /app remote-config
+WORKDIR /app
+COPY --from=build /out/ /app/
+USER remote-config
+ENV RC_HOST=0.0.0.0 RC_PORT=8080
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD curl -fsS http://127.0.0.1:8080/readyz || exit 1
+ENTRYPOINT ["/app/remote-config", "serve"]

@@ -1,0 +1,105 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "remote-config",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .executable(name: "remote-config", targets: ["remote-config"]),
+        .library(name: "RemoteConfigClient", targets: ["RemoteConfigClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // Pure domain: templates, the condition language, evaluation. No I/O.
+        .target(
+            name: "RemoteConfigCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto")
+            ]
+        ),
+        // PostgreSQL: migrations, stores, embedded cluster, notifications.
+        .target(
+            name: "RemoteConfigStore",
+            dependencies: [
+                "RemoteConfigCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            resources: [.copy("Migrations")]
+        ),
+        // HTTP: Hummingbird application, controllers, auth, error mapping.
+        .target(
+            name: "RemoteConfigServer",
+            dependencies: [
+                "RemoteConfigCore",
+                "RemoteConfigStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
+        ),
+        // The Swift SDK for apps: Foundation only.
+        .target(name: "RemoteConfigClient"),
+        .executableTarget(
+            name: "remote-config",
+            dependencies: [
+                "RemoteConfigServer",
+                "RemoteConfigStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "ConditionBenchmark",
+            dependencies: ["RemoteConfigCore"],
+            path: "Benchmarks/ConditionBenchmark"
+        ),
+        // Test-only helpers: the throwaway PostgreSQL cluster, per-test databases, running the built binary.
+        .target(
+            name: "RemoteConfigTestSupport",
+            dependencies: [
+                "RemoteConfigStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/RemoteConfigTestSupport"
+        ),
+        .testTarget(name: "RemoteConfigCoreTests", dependencies: ["RemoteConfigCore"]),
+        .testTarget(
+            name: "RemoteConfigStoreTests",
+            dependencies: [
+                "RemoteConfigStore",
+                "RemoteConfigTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "RemoteConfigServerTests",
+            dependencies: [
+                "RemoteConfigServer",
+                "RemoteConfigStore",
+                "RemoteConfigTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "RemoteConfigClientTests", dependencies: ["RemoteConfigClient"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import RemoteConfigStore
+
+/// The stores and helpers the controllers share, built around one database pool.
+public struct AppEnvironment: Sendable {
+    public let database: Database
+    public let projects: ProjectStore
+    public let keys: KeyStore
+
+    public init(database: Database) {
+        self.database = database
+        self.projects = ProjectStore(database: database)
+        self.keys = KeyStore(database: database)
+    }
+}
+
+/// Builds the router with every route of the API; `routes` records them (405 answers, the OpenAPI test).
+public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable = RouteTable()) -> Router<
+    AppRequestContext
+> {
+    let router = Router(context: AppRequestContext.self, options: [.autoGenerateHeadEndpoints])
+    router.add(middleware: ErrorMiddleware(routes: table))
+    let routes = Routes(router: router, table: table)
+    let auth = Authenticator(keys: environment.keys)
+    OpsController(database: environment.database).addRoutes(to: routes)
+    ProjectsController(projects: environment.projects, auth: auth).addRoutes(to: routes)
+    APIKeysController(keys: environment.keys, auth: auth).addRoutes(to: routes)
+    return router
+}
+
+/// Builds the application: the router, the database pool as a service, and the start-up work
+/// (bootstrap admin key) that needs the pool running.
+public func buildApplication(
+    configuration: ServerConfiguration, database: Database, logger: Logger, routes: RouteTable = RouteTable(),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let environment = AppEnvironment(database: database)
+    let router = buildRouter(environment, routes: routes)
+    var app = Application(
+        router: router,
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "remote-config"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger
+    )
+    app.addServices(database.client)
+    app.beforeServerStarts {
+        try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
+    }
+    return app
+}
+
+/// Makes sure an admin can get in: the configured token, or on a first start a new one shown once.
+struct AdminBootstrap {
+    let keys: KeyStore
+    let configuration: ServerConfiguration
+    let logger: Logger
+
+    func run() async throws {
+        if let token = configuration.adminToken, !token.isEmpty {
+            try await keys.ensureBootstrapAdmin(token: token)
+            logger.info("admin key from RC_ADMIN_TOKEN is active")
+            return
+        }
+        guard try await !keys.hasGlobalAdmin() else { return }
+        let token = KeySecret.generate(role: .admin)
+        try await keys.ensureBootstrapAdmin(token: token)
+        let path = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("admin-token").path
+        try? FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        FileManager.default.createFile(
+            atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        // Printed once, on purpose: this is how the first admin learns it. Never logged.
+        Console.line("Admin token (shown once, also saved to \(path)): \(token)")
+    }
+}
+
+/// Lines for the person who started the server, written unbuffered so they appear at once even in a pipe.
+public enum Console {
+    public static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+}

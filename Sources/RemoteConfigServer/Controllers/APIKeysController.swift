@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import RemoteConfigStore
+
+/// `/v1/apiKeys`: create, list and revoke keys. A key for one project manages only that project's keys.
+struct APIKeysController {
+    let keys: KeyStore
+    let auth: Authenticator
+
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/apiKeys", use: create)
+        routes.get("/v1/apiKeys", use: list)
+        routes.delete("/v1/apiKeys/{id}", use: revoke)
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = try await auth.require(.admin, on: .any, request)
+        let body = try await JSONBody.read(request, context: context)
+        let displayName = try body.string("displayName") ?? ""
+        let roleName = try body.requiredString("role")
+        guard let role = Role(rawValue: roleName) else {
+            throw APIError.invalidField(
+                "role", reason: "INVALID_ROLE", "role must be one of admin, editor, viewer, client")
+        }
+        let project = try body.string("project")
+        if role == .client, project == nil {
+            throw APIError.invalidField("project", reason: "REQUIRED", "a client key needs a project")
+        }
+        if let own = actor.project, project != own {
+            throw APIError.permissionDenied("a key of project \(own) can only create keys of that project")
+        }
+        do {
+            let (key, secret) = try await keys.create(
+                displayName: displayName, role: role, project: project, actor: actor.displayName)
+            var json = Self.json(key)
+            json["key"] = secret
+            return try JSONResponse.make(json, status: .created)
+        } catch StoreError.notFound {
+            throw APIError.invalidField(
+                "project", reason: "PROJECT_NOT_FOUND", "project \(project ?? "") does not exist")
+        }
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = try await auth.require(.admin, on: .any, request)
+        let found = try await keys.list(project: actor.project)
+        return try JSONResponse.make(["apiKeys": found.map(Self.json)])
+    }
+
+    @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let actor = try await auth.require(.admin, on: .any, request)
+        let id = try context.parameters.require("id")
+        guard let key = try await keys.get(id: id), actor.project == nil || key.project == actor.project else {
+            throw APIError.notFound("apiKeys/\(id) not found")
+        }
+        try await keys.revoke(id: id, actor: actor.displayName)
+        return try JSONResponse.make([:], status: .ok)
+    }
+
+    static func json(_ key: APIKey) -> [String: Any] {
+        [
+            "name": "apiKeys/\(key.id)", "displayName": key.displayName, "role": key.role.rawValue,
+            "project": key.project ?? NSNull(), "keyPrefix": key.keyPrefix,
+            "createTime": JSONResponse.timestamp(key.createTime),
+        ]
+    }
+}

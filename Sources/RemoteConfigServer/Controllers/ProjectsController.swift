@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import RemoteConfigStore
+
+/// `/v1/projects`: create, list and read projects.
+struct ProjectsController {
+    let projects: ProjectStore
+    let auth: Authenticator
+
+    /// `^[a-z][a-z0-9-]{2,62}$`, checked by hand (a `Regex` is not `Sendable`).
+    static func isValidID(_ id: String) -> Bool {
+        let scalars = Array(id.unicodeScalars)
+        guard (3...63).contains(scalars.count), ("a"..."z").contains(scalars[0]) else { return false }
+        return scalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/projects", use: create)
+        routes.get("/v1/projects", use: list)
+        routes.get("/v1/projects/{p}", use: get)
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let key = try await auth.require(.admin, on: .global, request)
+        let body = try await JSONBody.read(request, context: context)
+        let projectId = try body.requiredString("projectId")
+        guard Self.isValidID(projectId) else {
+            throw APIError.invalidField(
+                "projectId", reason: "INVALID_PROJECT_ID",
+                "projectId must start with a lowercase letter and have 3 to 63 lowercase letters, digits or dashes")
+        }
+        let displayName = try body.string("displayName") ?? projectId
+        guard displayName.count <= 200 else {
+            throw APIError.invalidField("displayName", reason: "TOO_LONG", "displayName is at most 200 characters")
+        }
+        do {
+            let project = try await projects.create(
+                projectId: projectId, displayName: displayName, actor: key.displayName)
+            return try JSONResponse.make(Self.json(project), status: .created)
+        } catch StoreError.alreadyExists {
+            throw APIError(
+                .conflict, "project \(projectId) already exists",
+                details: [
+                    ErrorDetail(field: "projectId", reason: "ALREADY_EXISTS")
+                ])
+        }
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let key = try await auth.require(.viewer, on: .any, request)
+        let found = try await projects.list(only: key.project)
+        return try JSONResponse.make(["projects": found.map(Self.json)])
+    }
+
+    @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let projectId = try context.parameters.require("p")
+        _ = try await auth.require(.viewer, on: .project(projectId), request)
+        guard let project = try await projects.get(projectId) else {
+            throw APIError.notFound("project \(projectId) not found")
+        }
+        return try JSONResponse.make(Self.json(project))
+    }
+
+    static func json(_ project: Project) -> [String: Any] {
+        [
+            "projectId": project.projectId, "displayName": project.displayName,
+            "createTime": JSONResponse.timestamp(project.createTime),
+        ]
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import RemoteConfigStore
+
+/// Turns every failure into the API's error shape, answers 405 with `Allow` for a known path, tags
+/// responses with the request id and writes one access-log line per request (path only: a `?key=`
+/// query never reaches the log).
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let routes: RouteTable
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let apiError = map(error, request: request, context: context)
+            response = try apiError.response(from: request, context: context)
+        }
+        response.headers[.requestID] = context.id
+        let elapsed = (ContinuousClock.now - start).components
+        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        context.logger.info(
+            "\(request.method) \(request.uri.path) \(response.status.code)",
+            metadata: ["duration_ms": "\(String(format: "%.2f", milliseconds))"])
+        return response
+    }
+
+    private func map(_ error: any Error, request: Request, context: Context) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound:
+                let allowed = routes.methods(matching: request.uri.path)
+                if !allowed.isEmpty {
+                    var headers = HTTPFields()
+                    headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+                    return APIError(
+                        .methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path)", headers: headers)
+                }
+                return .notFound("no route \(request.method) \(request.uri.path)")
+            case .contentTooLarge:
+                return APIError(.contentTooLarge, "the request body is larger than 1 MiB")
+            default:
+                return APIError(error.status, error.body ?? error.status.reasonPhrase)
+            }
+        case is NIOTooManyBytesError:
+            return APIError(.contentTooLarge, "the request body is larger than 1 MiB")
+        case let error as StoreError:
+            switch error {
+            case .unavailable(let reason):
+                context.logger.warning("database unavailable: \(reason)")
+                return .unavailable("the database is unavailable; retry shortly")
+            case .alreadyExists(let what): return .alreadyExists("\(what) already exists")
+            case .notFound(let what): return .notFound("\(what) not found")
+            }
+        default:
+            context.logger.error("unhandled error: \(String(reflecting: error))")
+            return APIError(.internalServerError, "internal error")
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let requestID = Self("X-Request-Id")!
+}

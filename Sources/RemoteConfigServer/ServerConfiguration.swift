@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+
+/// Everything `serve` needs, built once from flags and `RC_*` variables and validated before start-up.
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    /// nil: start an embedded PostgreSQL under `dataDirectory`.
+    public var databaseURL: String?
+    public var dataDirectory: String = "./.remote-config"
+    public var logLevel: Logger.Level = .info
+    /// When set, a global admin key with exactly this token exists.
+    public var adminToken: String?
+    /// Where to look for the PostgreSQL server binaries; nil searches the usual places.
+    public var postgresBinDirectory: String?
+
+    public init() {}
+
+    /// A setting that cannot be used: names the flag and variable, and why.
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// Checks what can be checked without side effects beyond the data dir.
+    public func validate() throws {
+        guard (0...65535).contains(port) else {
+            throw Invalid("--port / RC_PORT: \(port) is out of range (0-65535)")
+        }
+        guard !host.isEmpty else { throw Invalid("--host / RC_HOST: empty") }
+        try Self.checkWritable(dataDirectory, needed: databaseURL == nil)
+    }
+
+    /// The data dir must be writable when the embedded cluster or the generated admin token lives there.
+    static func checkWritable(_ directory: String, needed: Bool) throws {
+        let fileManager = FileManager.default
+        do {
+            try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let probe = directory + "/.write-test-\(getpid())"
+            guard fileManager.createFile(atPath: probe, contents: Data()) else {
+                throw Invalid("--data-dir / RC_DATA_DIR: \(directory) is not writable")
+            }
+            try fileManager.removeItem(atPath: probe)
+        } catch let error as Invalid {
+            if needed { throw error }
+        } catch {
+            if needed {
+                throw Invalid("--data-dir / RC_DATA_DIR: \(directory) is not writable (\(error.localizedDescription))")
+            }
+        }
+    }
+}

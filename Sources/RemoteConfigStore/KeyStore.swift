@@ -1,0 +1,195 @@
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+
+/// What a key may do. Admin-side roles are ordered: viewer < editor < admin; `client` only fetches.
+public enum Role: String, Sendable, CaseIterable, Codable {
+    case viewer, editor, admin, client
+
+    /// Whether this role includes everything `other` may do on the admin side.
+    public func covers(_ other: Role) -> Bool {
+        guard self != .client, other != .client else { return self == other }
+        return rank >= other.rank
+    }
+
+    private var rank: Int {
+        switch self {
+        case .viewer: 1
+        case .editor: 2
+        case .admin: 3
+        case .client: 0
+        }
+    }
+}
+
+/// A stored key, without its secret.
+public struct APIKey: Sendable, Equatable {
+    public let id: String
+    public let displayName: String
+    public let role: Role
+    /// The only project the key opens; nil for all projects.
+    public let project: String?
+    public let keyPrefix: String
+    public let createTime: Date
+}
+
+/// Key secrets: random, recognisable by their prefix, stored only as SHA-256.
+public enum KeySecret {
+    /// A new secret for `role`: `rc_<role>_` and 32 base62 characters (190 bits of randomness).
+    public static func generate(role: Role) -> String {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        let body = String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+        return "rc_\(role.rawValue)_\(body)"
+    }
+
+    /// The SHA-256 the database keeps.
+    public static func hash(_ secret: String) -> Data {
+        Data(SHA256.hash(data: Data(secret.utf8)))
+    }
+
+    /// The part shown in listings so people can tell keys apart: the role prefix and 4 characters.
+    public static func prefix(of secret: String) -> String {
+        let parts = secret.split(separator: "_", maxSplits: 2)
+        guard parts.count == 3 else { return String(secret.prefix(8)) }
+        return "rc_\(parts[1])_\(parts[2].prefix(4))"
+    }
+}
+
+/// API keys in PostgreSQL.
+public struct KeyStore: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Creates a key and returns it with its secret, which is never retrievable again.
+    public func create(displayName: String, role: Role, project: String?, actor: String) async throws -> (
+        APIKey, String
+    ) {
+        let secret = KeySecret.generate(role: role)
+        let id = Self.newID()
+        let key = try await database.transaction { connection in
+            if let project {
+                let rows = try await connection.query(
+                    "SELECT 1 FROM projects WHERE project_id = \(project)", logger: database.logger)
+                var found = false
+                for try await _ in rows { found = true }
+                guard found else { throw StoreError.notFound("project \(project)") }
+            }
+            let rows = try await connection.query(
+                """
+                INSERT INTO api_keys (key_id, display_name, role, project_id, key_hash, key_prefix)
+                VALUES (\(id), \(displayName), \(role.rawValue), \(project), \(KeySecret.hash(secret)), \(KeySecret.prefix(of: secret)))
+                RETURNING \(unescaped: Self.columns)
+                """, logger: database.logger)
+            guard let key = try await Self.decode(rows).first else { throw StoreError.notFound("key") }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "apiKey.create",
+                detail: ["key": "apiKeys/\(id)", "role": role.rawValue], logger: database.logger)
+            return key
+        }
+        return (key, secret)
+    }
+
+    /// Keys not revoked, oldest first; only those of `project` when given.
+    public func list(project: String? = nil) async throws -> [APIKey] {
+        try await database.run { client in
+            let rows =
+                if let project {
+                    try await client.query(
+                        "SELECT \(unescaped: Self.columns) FROM api_keys WHERE revoked_at IS NULL AND project_id = \(project) ORDER BY created_at, key_id"
+                    )
+                } else {
+                    try await client.query(
+                        "SELECT \(unescaped: Self.columns) FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, key_id"
+                    )
+                }
+            return try await Self.decode(rows)
+        }
+    }
+
+    /// One active key by id.
+    public func get(id: String) async throws -> APIKey? {
+        try await database.run { client in
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM api_keys WHERE key_id = \(id) AND revoked_at IS NULL")
+            return try await Self.decode(rows).first
+        }
+    }
+
+    /// Revokes a key; `StoreError.notFound` when it does not exist or is already revoked.
+    public func revoke(id: String, actor: String) async throws {
+        try await database.transaction { connection in
+            let rows = try await connection.query(
+                "UPDATE api_keys SET revoked_at = now() WHERE key_id = \(id) AND revoked_at IS NULL RETURNING project_id",
+                logger: database.logger)
+            var found = false
+            var project: String?
+            for try await value in rows.decode(String?.self) {
+                found = true
+                project = value
+            }
+            guard found else { throw StoreError.notFound("apiKeys/\(id)") }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "apiKey.revoke",
+                detail: ["key": "apiKeys/\(id)"], logger: database.logger)
+        }
+    }
+
+    /// The active key whose secret this is, or nil.
+    public func authenticate(secret: String) async throws -> APIKey? {
+        let hash = KeySecret.hash(secret)
+        return try await database.run { client in
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM api_keys WHERE key_hash = \(hash) AND revoked_at IS NULL")
+            return try await Self.decode(rows).first
+        }
+    }
+
+    /// Makes `token` a valid global admin key (created if absent, restored if it had been revoked).
+    public func ensureBootstrapAdmin(token: String) async throws {
+        let hash = KeySecret.hash(token)
+        let id = Self.newID()
+        try await database.run { client in
+            try await client.execute(
+                """
+                INSERT INTO api_keys (key_id, display_name, role, project_id, key_hash, key_prefix)
+                VALUES (\(id), 'bootstrap admin', 'admin', NULL, \(hash), \(KeySecret.prefix(of: token)))
+                ON CONFLICT (key_hash) DO UPDATE SET revoked_at = NULL, role = 'admin', project_id = NULL
+                """)
+        }
+    }
+
+    /// Whether any active global admin key exists (false on a first start).
+    public func hasGlobalAdmin() async throws -> Bool {
+        try await database.run { client in
+            let rows = try await client.query(
+                "SELECT count(*) FROM api_keys WHERE role = 'admin' AND project_id IS NULL AND revoked_at IS NULL")
+            for try await count in rows.decode(Int.self) { return count > 0 }
+            return false
+        }
+    }
+
+    static let columns = "key_id, display_name, role, project_id, key_prefix, created_at"
+
+    static func decode(_ rows: PostgresRowSequence) async throws -> [APIKey] {
+        var keys: [APIKey] = []
+        for try await (id, name, role, project, prefix, created) in rows.decode(
+            (String, String, String, String?, String, Date).self)
+        {
+            keys.append(
+                APIKey(
+                    id: id, displayName: name, role: Role(rawValue: role) ?? .viewer, project: project,
+                    keyPrefix: prefix, createTime: created))
+        }
+        return keys
+    }
+
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}

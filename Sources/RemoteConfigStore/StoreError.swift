@@ -1,0 +1,48 @@
+import PostgresNIO
+
+/// What a store reports to the layers above; the server maps each case to one HTTP error.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// The database cannot be reached or did not answer in time.
+    case unavailable(String)
+    /// A row with the same key exists.
+    case alreadyExists(String)
+    /// No such row.
+    case notFound(String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): "database unavailable: \(reason)"
+        case .alreadyExists(let what): "\(what) already exists"
+        case .notFound(let what): "\(what) not found"
+        }
+    }
+
+    /// Maps an error from PostgresNIO: SQL errors the server raised pass through, anything about the
+    /// connection itself means the database is unavailable.
+    static func map(_ error: any Error) -> any Error {
+        if error is StoreError { return error }
+        if let error = error as? PostgresTransactionError {
+            // What went wrong inside the transaction matters; a failed BEGIN/COMMIT/ROLLBACK is the connection.
+            if let inner = error.closureError { return map(inner) }
+            let failure = error.beginError ?? error.commitError ?? error.rollbackError
+            return map(failure ?? StoreError.unavailable("transaction"))
+        }
+        if let error = error as? PSQLError {
+            if error.code == .server {
+                let state = error.serverInfo?[.sqlState] ?? ""
+                // Class 08 (connection), 57P0x (shutdown, cannot connect now), 53 (resources).
+                if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") {
+                    return StoreError.unavailable(error.serverInfo?[.message] ?? state)
+                }
+                return error
+            }
+            return StoreError.unavailable("\(error.code)")
+        }
+        return error
+    }
+
+    /// The SQLSTATE of a server error, if it is one.
+    static func sqlState(_ error: any Error) -> String? {
+        (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+}

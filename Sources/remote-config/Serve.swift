@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RemoteConfigServer
+import RemoteConfigStore
+
+/// `remote-config serve`: runs the API, with an embedded PostgreSQL when no database URL is given.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server.")
+
+    @OptionGroup var options: SharedOptions
+
+    @Option(help: "Address to listen on (RC_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on, 0 for any free port (RC_PORT; default 8080).")
+    var port: String?
+
+    @Option(
+        help: "Folder of the embedded PostgreSQL and the generated admin token (RC_DATA_DIR; default ./.remote-config)."
+    )
+    var dataDir: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (RC_LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    @Option(help: "Folder with initdb, pg_ctl and postgres for the embedded database (RC_POSTGRES_BIN_DIR).")
+    var postgresBinDir: String?
+
+    func run() async throws {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try makeConfiguration()
+            try configuration.validate()
+        } catch {
+            throw fail("\(error)")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = configuration.logLevel
+            return handler
+        }
+        let logger = Logger(label: "remote-config")
+
+        var embedded: EmbeddedPostgres?
+        let databaseURL: String
+        if let given = configuration.databaseURL {
+            databaseURL = given
+        } else {
+            do {
+                let binaries = try PostgresBinaries.locate(override: configuration.postgresBinDirectory)
+                let cluster = try EmbeddedPostgres(
+                    dataDirectory: configuration.dataDirectory, binaries: binaries, logger: logger)
+                embedded = cluster
+                databaseURL = try cluster.start()
+                try await cluster.createDatabaseIfMissing(logger: logger)
+                try Data((databaseURL + "\n").utf8).write(
+                    to: URL(fileURLWithPath: cluster.dataDirectory).appendingPathComponent("database-url"))
+                logger.info("embedded PostgreSQL running", metadata: ["url": "\(databaseURL)"])
+            } catch {
+                embedded?.stopQuietly(logger: logger)
+                throw fail("embedded PostgreSQL (--data-dir / RC_DATA_DIR): \(error)")
+            }
+        }
+
+        do {
+            let url = try prepareDatabase(databaseURL)
+            try await migrateOrFail(url, logger: logger)
+            let database = Database(url: url, logger: logger)
+            let app = buildApplication(configuration: configuration, database: database, logger: logger) { port in
+                Console.line("remote-config listening on http://\(configuration.host):\(port)")
+            }
+            try await app.runService()
+        } catch let exit as ExitCode {
+            embedded?.stopQuietly(logger: logger)
+            throw exit
+        } catch {
+            embedded?.stopQuietly(logger: logger)
+            throw fail("\(error)")
+        }
+        if let embedded {
+            try? FileManager.default.removeItem(
+                at: URL(fileURLWithPath: embedded.dataDirectory).appendingPathComponent("database-url"))
+            embedded.stopQuietly(logger: logger)
+        }
+        logger.info("stopped")
+    }
+
+    private func makeConfiguration() throws -> ServerConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = ServerConfiguration()
+        if let host = host ?? environment["RC_HOST"] { configuration.host = host }
+        if let text = port ?? environment["RC_PORT"] {
+            guard let value = Int(text) else {
+                throw ServerConfiguration.Invalid("--port / RC_PORT: '\(text)' is not a port number")
+            }
+            configuration.port = value
+        }
+        configuration.databaseURL = options.resolvedDatabaseURL
+        if let dataDir = dataDir ?? environment["RC_DATA_DIR"] { configuration.dataDirectory = dataDir }
+        if let text = logLevel ?? environment["RC_LOG_LEVEL"] {
+            guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                throw ServerConfiguration.Invalid(
+                    "--log-level / RC_LOG_LEVEL: '\(text)' is not one of trace, debug, info, notice, warning, error, critical"
+                )
+            }
+            configuration.logLevel = level
+        }
+        configuration.adminToken = environment["RC_ADMIN_TOKEN"]
+        configuration.postgresBinDirectory = postgresBinDir ?? environment["RC_POSTGRES_BIN_DIR"]
+        return configuration
+    }
+}
+
+/// Options `serve` and `migrate` share.
+struct SharedOptions: ParsableArguments {
+    @Option(help: "PostgreSQL URL (RC_DATABASE_URL or DATABASE_URL). Without it, serve starts an embedded PostgreSQL.")
+    var databaseURL: String?
+
+    /// The flag, else `RC_DATABASE_URL`, else `DATABASE_URL`.
+    var resolvedDatabaseURL: String? {
+        let environment = ProcessInfo.processInfo.environment
+        let value = databaseURL ?? environment["RC_DATABASE_URL"] ?? environment["DATABASE_URL"]
+        return value?.isEmpty == true ? nil : value
+    }
+}
+
+/// Parses the URL or fails with one line naming the setting.
+func prepareDatabase(_ text: String) throws -> DatabaseURL {
+    do {
+        return try DatabaseURL(text)
+    } catch {
+        throw fail("--database-url / RC_DATABASE_URL: \(error)")
+    }
+}
+
+/// Connects once and applies migrations, failing with one clear line when the database is unreachable.
+func migrateOrFail(_ url: DatabaseURL, logger: Logger) async throws {
+    let connection: PostgresConnectionHandle
+    do {
+        connection = try await PostgresConnectionHandle.open(url, logger: logger)
+    } catch {
+        throw fail("--database-url / RC_DATABASE_URL: cannot reach \(url): \(error)")
+    }
+    do {
+        let applied = try await connection.migrate(logger: logger)
+        if !applied.isEmpty { logger.info("applied migrations: \(applied.joined(separator: ", "))") }
+        await connection.close()
+    } catch {
+        await connection.close()
+        throw fail("migrations: \(error)")
+    }
+}
+
+extension EmbeddedPostgres {
+    func stopQuietly(logger: Logger) {
+        do {
+            try stop()
+            logger.info("embedded PostgreSQL stopped")
+        } catch {
+            logger.error("could not stop the embedded PostgreSQL: \(error)")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import RemoteConfigServer
+import Testing
+
+/// Walks every admin route with every kind of caller: none, wrong, revoked, each role, client, other project.
+@Suite struct AuthMatrixTests {
+    /// The least role each admin route needs, and whether a key of one project may use it at all.
+    /// Every admin route of the router must be listed (checked below), so a new route cannot skip the matrix.
+    static let minimumRole: [String: (role: String, projectScoped: Bool)] = [
+        "POST /v1/projects": ("admin", false),
+        "GET /v1/projects": ("viewer", true),
+        "GET /v1/projects/{p}": ("viewer", true),
+        "POST /v1/apiKeys": ("admin", true),
+        "GET /v1/apiKeys": ("admin", true),
+        "DELETE /v1/apiKeys/{id}": ("admin", true),
+    ]
+    static let publicRoutes: Set<String> = ["GET /healthz", "GET /readyz", "GET /openapi.yaml"]
+    static let roles = ["viewer", "editor", "admin"]
+
+    @Test func everyAdminRouteAnswers401And403AsItShould() async throws {
+        let table = RouteTable()
+        try await TestApp.run(routes: table) { app in
+            try await app.createProject("shop-app")
+            try await app.createProject("other-app")
+            let routes = table.routes.map(\.description).filter { !Self.publicRoutes.contains($0) }
+            #expect(Set(routes) == Set(Self.minimumRole.keys), "every admin route needs a row in the matrix")
+
+            var keys: [String: String] = [:]
+            for role in Self.roles {
+                keys[role] = try await app.createKey(role: role).secret
+                keys["\(role)@shop-app"] = try await app.createKey(role: role, project: "shop-app").secret
+                keys["\(role)@other-app"] = try await app.createKey(role: role, project: "other-app").secret
+            }
+            keys["client"] = try await app.createKey(role: "client", project: "shop-app").secret
+            let revoked = try await app.createKey(role: "admin")
+            try await app.call(.delete, "/v1/apiKeys/\(revoked.id)")
+
+            for route in table.routes where !Self.publicRoutes.contains(route.description) {
+                let (minimum, projectScoped) = Self.minimumRole[route.description]!
+                // A victim key per request, so DELETE has something to act on.
+                let victim = try await app.createKey(role: "viewer", project: "shop-app")
+                let path = route.path.replacingOccurrences(of: "{p}", with: "shop-app")
+                    .replacingOccurrences(of: "{id}", with: victim.id)
+                let body: [String: Any]? =
+                    route.method == .post
+                    ? (route.path == "/v1/projects"
+                        ? ["projectId": "new-\(UUID().uuidString.prefix(6).lowercased())"]
+                        : ["role": "client", "project": "shop-app"]) : nil
+                func status(_ token: String?, _ raw: String? = nil) async throws -> Int {
+                    var headers = HTTPFields()
+                    if let raw { headers[.authorization] = raw }
+                    return try await app.call(route.method, path, token: token, json: body, headers: headers).status
+                }
+                let name = route.description
+                #expect(try await status(nil) == 401, "\(name) without a token")
+                #expect(try await status(nil, "Basic dXNlcjpwYXNz") == 401, "\(name) with a non-bearer header")
+                #expect(try await status("rc_admin_wrongwrongwrongwrongwrongwrong12") == 401, "\(name) wrong token")
+                #expect(try await status(revoked.secret) == 401, "\(name) with a revoked token")
+                #expect(try await status(keys["client"]) == 403, "\(name) with a client key")
+                let minimumIndex = Self.roles.firstIndex(of: minimum)!
+                for role in Self.roles[..<minimumIndex] {
+                    #expect(try await status(keys[role]) == 403, "\(name) as \(role)")
+                    #expect(try await status(keys["\(role)@shop-app"]) == 403, "\(name) as \(role)@shop-app")
+                }
+                let allowed = Self.roles[minimumIndex]
+                if route.path.contains("{p}") {
+                    #expect(try await status(keys["\(allowed)@other-app"]) == 403, "\(name) with another project's key")
+                }
+                if !projectScoped {
+                    #expect(try await status(keys["\(allowed)@shop-app"]) == 403, "\(name) with a project key")
+                }
+                let success = try await status(keys[allowed])
+                #expect((200..<300).contains(success), "\(name) as \(allowed) answered \(success)")
+            }
+        }
+    }
+}

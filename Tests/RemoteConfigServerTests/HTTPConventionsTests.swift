@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import Testing
+
+/// The conventions every route shares: error shape, body limits, 405, request ids.
+@Suite struct HTTPConventionsTests {
+    @Test func unknownRouteIsA404WithTheErrorShape() async throws {
+        try await TestApp.run { app in
+            let reply = try await app.call(.get, "/v1/nothing-here")
+            #expect(reply.status == 404)
+            let error = try #require(reply.json["error"] as? [String: Any])
+            #expect(error["code"] as? Int == 404)
+            #expect(error["status"] as? String == "NOT_FOUND")
+            #expect((error["message"] as? String)?.isEmpty == false)
+            #expect(reply.headers[.contentType]?.hasPrefix("application/json") == true)
+        }
+    }
+
+    @Test func wrongMethodOnAKnownPathIs405WithAllow() async throws {
+        try await TestApp.run { app in
+            let reply = try await app.call(.patch, "/v1/projects")
+            #expect(reply.status == 405)
+            #expect(reply.headers[.allow]?.contains("GET") == true)
+            #expect(reply.headers[.allow]?.contains("POST") == true)
+            #expect(reply.errorStatus == "METHOD_NOT_ALLOWED")
+        }
+    }
+
+    @Test func malformedJSONIs400() async throws {
+        try await TestApp.run { app in
+            for raw in ["{", "not json", "{\"projectId\": }", "[1, 2]", "\"text\""] {
+                let reply = try await app.call(
+                    .post, "/v1/projects", raw: ByteBuffer(string: raw), headers: [.contentType: "application/json"])
+                #expect(reply.status == 400, "\(raw)")
+                #expect(reply.errorStatus == "INVALID_ARGUMENT")
+                #expect(reply.errorFields == ["body"])
+            }
+        }
+    }
+
+    @Test func bodyOverOneMebibyteIs413() async throws {
+        try await TestApp.run { app in
+            let name = String(repeating: "x", count: (1 << 20) + 10)
+            let reply = try await app.call(.post, "/v1/projects", json: ["projectId": "big-app", "displayName": name])
+            #expect(reply.status == 413)
+            #expect(reply.errorStatus == "PAYLOAD_TOO_LARGE")
+            #expect(try await app.call(.get, "/v1/projects/big-app").status == 404)
+        }
+    }
+
+    @Test func everyResponseCarriesARequestID() async throws {
+        try await TestApp.run { app in
+            let ok = try await app.call(.get, "/healthz", token: nil)
+            let failed = try await app.call(.get, "/v1/projects", token: nil)
+            let first = try #require(ok.headers[.init("X-Request-Id")!])
+            let second = try #require(failed.headers[.init("X-Request-Id")!])
+            #expect(first != second)
+        }
+    }
+
+    @Test func healthAndReadiness() async throws {
+        try await TestApp.run { app in
+            let health = try await app.call(.get, "/healthz", token: nil)
+            let ready = try await app.call(.get, "/readyz", token: nil)
+            #expect(health.status == 200)
+            #expect(ready.status == 200)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import RemoteConfigServer
+import RemoteConfigStore
+import RemoteConfigTestSupport
+
+/// An in-process application on a database of its own, with a known admin token.
+struct TestApp {
+    static let adminToken = "rc_admin_testBootstrapToken0000000000000"
+
+    /// Runs `body` against a fresh application and database.
+    static func run(_ body: @Sendable (Session) async throws -> Void) async throws {
+        try await run(routes: RouteTable(), body)
+    }
+
+    /// Runs `body` against a fresh application whose routes are recorded in `routes`.
+    static func run(routes: RouteTable, _ body: @Sendable (Session) async throws -> Void) async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let database = Database(url: url, logger: logger)
+        var configuration = ServerConfiguration()
+        configuration.adminToken = adminToken
+        configuration.dataDirectory = NSTemporaryDirectory() + "rc-app-\(UUID().uuidString)"
+        let app = buildApplication(
+            configuration: configuration, database: database, logger: logger, routes: routes)
+        try await app.test(.router) { client in
+            try await body(Session(client: client, database: database))
+        }
+    }
+
+    /// A client bound to one application, with JSON helpers.
+    struct Session: Sendable {
+        let client: any TestClientProtocol
+        let database: Database
+
+        /// Sends a request; `token` goes in `Authorization: Bearer`.
+        @discardableResult
+        func call(
+            _ method: HTTPRequest.Method, _ uri: String, token: String? = TestApp.adminToken,
+            json: Any? = nil, raw: ByteBuffer? = nil, headers: HTTPFields = [:]
+        ) async throws -> Reply {
+            var fields = headers
+            if let token { fields[.authorization] = "Bearer \(token)" }
+            var body = raw
+            if let json {
+                body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed]))
+                fields[.contentType] = "application/json"
+            }
+            let response = try await client.execute(uri: uri, method: method, headers: fields, body: body)
+            return Reply(
+                status: Int(response.status.code), headers: response.headers, body: Data(buffer: response.body))
+        }
+
+        /// Creates a project as the bootstrap admin.
+        func createProject(_ id: String) async throws {
+            let reply = try await call(.post, "/v1/projects", json: ["projectId": id, "displayName": id.uppercased()])
+            precondition(reply.status == 201, "could not create project \(id): \(reply.text)")
+        }
+
+        /// Creates a key and returns its secret and id.
+        func createKey(role: String, project: String? = nil) async throws -> (secret: String, id: String) {
+            var json: [String: Any] = ["displayName": "\(role) key", "role": role]
+            if let project { json["project"] = project }
+            let reply = try await call(.post, "/v1/apiKeys", json: json)
+            precondition(reply.status == 201, "could not create key: \(reply.text)")
+            let name = reply.json["name"] as! String
+            return (reply.json["key"] as! String, String(name.dropFirst("apiKeys/".count)))
+        }
+    }
+
+    /// A response, decoded for assertions.
+    struct Reply: Sendable {
+        let status: Int
+        let headers: HTTPFields
+        let body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        /// `error.status` of an error body.
+        var errorStatus: String? { (json["error"] as? [String: Any])?["status"] as? String }
+        /// `error.details[*].field` of an error body.
+        var errorFields: [String] {
+            ((json["error"] as? [String: Any])?["details"] as? [[String: Any]] ?? []).compactMap {
+                $0["field"] as? String
+            }
+        }
+        var errorReasons: [String] {
+            ((json["error"] as? [String: Any])?["details"] as? [[String: Any]] ?? []).compactMap {
+                $0["reason"] as? String
+            }
+        }
+    }
+}
