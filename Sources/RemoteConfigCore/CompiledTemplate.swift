@@ -1,0 +1,198 @@
+/// A published template prepared for serving: conditions compiled, parameters flattened, and
+/// each parameter's conditional values put in template condition order. Build it once per
+/// publish; `resolve` is then cheap and safe to call from any number of tasks.
+public struct CompiledTemplate: Sendable {
+    /// The template as published.
+    public let template: RemoteConfigTemplate
+    /// The conditions in template order.
+    public let conditions: [CompiledCondition]
+    /// The template-wide percent seed table.
+    let seeds: [String]
+    /// What the conditions that matter read from a caller (for fetch ETags).
+    public let inputs: ConditionInputs
+
+    // The serving tables are plain integers indexing into string tables, so the per-request
+    // loop copies no reference-counted values except the strings it returns.
+
+    /// The compiled expressions, parallel to `conditions`.
+    let nodes: [CompiledNode]
+    /// Parameter keys in serving order (top-level, then groups).
+    let keys: [String]
+    /// Every distinct served value; `Slot.defaultValue` and `Rule.value` index it.
+    let values: [String]
+    /// One per key.
+    let slots: [Slot]
+    /// All parameters' rules; a parameter's are `rules[ruleStart..<ruleEnd]`, in template
+    /// condition order.
+    let rules: [Rule]
+
+    /// Where a parameter's default and rules are; `-1` as a value means "send nothing".
+    struct Slot: Sendable {
+        var defaultValue: Int32
+        var ruleStart: Int32
+        var ruleEnd: Int32
+    }
+
+    /// "If condition `condition` is true, the value is `value`."
+    struct Rule: Sendable {
+        var condition: Int32
+        var value: Int32
+    }
+
+    /// Compiles a template, or reports the first condition that does not parse.
+    public init(_ template: RemoteConfigTemplate) throws(ConditionCompileError) {
+        self.template = template
+        let conditions = try compileConditions(template.conditions)
+        self.conditions = conditions
+        self.nodes = conditions.map(\.node)
+        self.seeds = conditions.last?.seeds ?? []
+
+        var conditionIndex: [String: Int] = [:]
+        for (index, condition) in conditions.enumerated() where conditionIndex[condition.name] == nil {
+            conditionIndex[condition.name] = index
+        }
+        var valueTable = ValueTable()
+        var keys: [String] = []
+        var slots: [Slot] = []
+        var rules: [Rule] = []
+        var seenKeys = Set<String>()
+        for (key, parameter, _) in template.allParameters where seenKeys.insert(key).inserted {
+            var parameterRules: [Rule] = []
+            for (name, value) in parameter.conditionalValues {
+                // A value naming no condition, or of a kind we do not serve, never applies.
+                guard let index = conditionIndex[name], let outcome = valueTable.index(of: value) else { continue }
+                parameterRules.append(Rule(condition: Int32(index), value: outcome))
+            }
+            // Template condition order decides, not the order of `conditionalValues`.
+            parameterRules.sort { $0.condition < $1.condition }
+            let defaultValue = parameter.defaultValue.flatMap { valueTable.index(of: $0) } ?? -1
+            let start = Int32(rules.count)
+            rules.append(contentsOf: parameterRules)
+            keys.append(key)
+            slots.append(Slot(defaultValue: defaultValue, ruleStart: start, ruleEnd: Int32(rules.count)))
+        }
+        self.keys = keys
+        self.values = valueTable.values
+        self.slots = slots
+        self.rules = rules
+        self.inputs = Self.inputs(conditions: conditions, usedConditions: Set(rules.map { Int($0.condition) }))
+    }
+
+    /// Interns served strings; `-1` stands for `useInAppDefault`, `nil` for values not served.
+    private struct ValueTable {
+        var values: [String] = []
+        var positions: [String: Int32] = [:]
+
+        mutating func index(of value: ParameterValue) -> Int32? {
+            switch value {
+            case .useInAppDefault: return -1
+            case .other: return nil
+            case .value(let text):
+                if let position = positions[text] { return position }
+                let position = Int32(values.count)
+                values.append(text)
+                positions[text] = position
+                return position
+            }
+        }
+    }
+
+    /// The template's version number, if it has been published.
+    public var versionNumber: String? { template.version?.versionNumber }
+
+    /// What a fetch returns to this caller: entries in parameter order and the state.
+    public func resolve(_ context: FetchContext) -> FetchResult {
+        var scratch = EvaluationScratch(context: context, seeds: seeds)
+        // Each condition is evaluated at most once per request, and only if some parameter
+        // needs it: 0 = not yet, 1 = true, 2 = false or unknown.
+        var results = [UInt8](repeating: 0, count: nodes.count)
+        var entries: [ResolvedEntry] = []
+        entries.reserveCapacity(slots.count)
+        slots.withUnsafeBufferPointer { slots in
+            rules.withUnsafeBufferPointer { rules in
+                results.withUnsafeMutableBufferPointer { results in
+                    for position in slots.indices {
+                        let slot = slots[position]
+                        var value = slot.defaultValue
+                        var ruleIndex = Int(slot.ruleStart)
+                        while ruleIndex < Int(slot.ruleEnd) {
+                            let rule = rules[ruleIndex]
+                            let condition = Int(rule.condition)
+                            if results[condition] == 0 {
+                                results[condition] = nodes[condition].evaluate(&scratch) == .true ? 1 : 2
+                            }
+                            if results[condition] == 1 {
+                                value = rule.value
+                                break
+                            }
+                            ruleIndex += 1
+                        }
+                        if value >= 0 {
+                            entries.append(ResolvedEntry(key: keys[position], value: values[Int(value)]))
+                        }
+                    }
+                }
+            }
+        }
+        return FetchResult(
+            state: entries.isEmpty ? .emptyConfig : .update,
+            entries: entries,
+            templateVersion: versionNumber
+        )
+    }
+
+    /// Every condition's outcome for this caller, in template order (for debugging tools).
+    public func evaluateConditions(_ context: FetchContext) -> [(name: String, truth: ConditionTruth)] {
+        var scratch = EvaluationScratch(context: context, seeds: seeds)
+        return conditions.map { ($0.name, $0.node.evaluate(&scratch)) }
+    }
+}
+
+/// One served key and its value.
+public struct ResolvedEntry: Sendable, Hashable {
+    /// The parameter key.
+    public var key: String
+    /// The value, a string as Firebase sends it.
+    public var value: String
+
+    /// Creates an entry.
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// The `state` of a fetch response.
+public enum FetchState: String, Sendable, Hashable {
+    /// Entries follow.
+    case update = "UPDATE"
+    /// Nothing has been published yet.
+    case noTemplate = "NO_TEMPLATE"
+    /// Published, but nothing applies to this caller.
+    case emptyConfig = "EMPTY_CONFIG"
+}
+
+/// What a fetch returns: state, entries in order, and the template version.
+public struct FetchResult: Sendable, Hashable {
+    /// The response state.
+    public var state: FetchState
+    /// The served entries in parameter order (top-level parameters, then each group's).
+    public var entries: [ResolvedEntry]
+    /// The template version the answer came from.
+    public var templateVersion: String?
+
+    /// Creates a result.
+    public init(state: FetchState, entries: [ResolvedEntry], templateVersion: String?) {
+        self.state = state
+        self.entries = entries
+        self.templateVersion = templateVersion
+    }
+
+    /// The answer before anything is published.
+    public static let noTemplate = FetchResult(state: .noTemplate, entries: [], templateVersion: nil)
+
+    /// The entries as a dictionary (order lost), convenient in tests.
+    public var values: [String: String] {
+        Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,310 @@
+/// Why a JSON text was rejected, and where.
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The 0-based byte offset into the input where the problem was found.
+    public var offset: Int
+    /// What went wrong, for a person ("expected `:`").
+    public var message: String
+
+    /// Creates an error.
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
+
+    public var description: String { "\(message) at byte \(offset)" }
+}
+
+/// A strict RFC 8259 parser: UTF-8 only, no trailing commas, no comments, no duplicate keys.
+enum JSONParser {
+    /// Deep enough for any real template, shallow enough that recursion cannot exhaust the stack.
+    static let maximumDepth = 512
+
+    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        var parser = Cursor(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        if parser.index < bytes.count {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+        }
+        return value
+    }
+
+    private struct Cursor {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
+            JSONParseError(offset: offset ?? index, message: message)
+        }
+
+        func describeCurrent() -> String {
+            guard index < bytes.count else { return "end of input" }
+            let byte = bytes[index]
+            if byte >= 0x21 && byte < 0x7F { return "`\(Character(Unicode.Scalar(byte)))`" }
+            return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func expect(_ byte: UInt8, _ name: String) throws(JSONParseError) {
+            guard index < bytes.count, bytes[index] == byte else {
+                throw error("expected `\(name)` but found \(describeCurrent())")
+            }
+            index += 1
+        }
+
+        mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+            guard index < bytes.count else { throw error("expected a JSON value but found end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+            case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+            case UInt8(ascii: "\""): return .string(try parseString())
+            case UInt8(ascii: "t"):
+                try parseLiteral("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try parseLiteral("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try parseLiteral("null")
+                return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+            default: throw error("expected a JSON value but found \(describeCurrent())")
+            }
+        }
+
+        mutating func parseLiteral(_ word: StaticString) throws(JSONParseError) {
+            let start = index
+            let utf8 = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            for expected in utf8 {
+                guard index < bytes.count, bytes[index] == expected else {
+                    throw error("invalid literal, expected `\(word)`", at: start)
+                }
+                index += 1
+            }
+        }
+
+        mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+            if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
+            index += 1  // {
+            var object = JSONObject()
+            var seen = Set<String>()
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(object)
+            }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw error("expected a member name (a string) but found \(describeCurrent())")
+                }
+                let keyOffset = index
+                let key = try parseString()
+                guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyOffset) }
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"), ":")
+                skipWhitespace()
+                let value = try parseValue(depth: depth)
+                object.appendUnchecked(key: key, value: value)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("expected `,` or `}` but found end of input") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(object)
+                } else {
+                    throw error("expected `,` or `}` but found \(describeCurrent())")
+                }
+            }
+        }
+
+        mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+            if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
+            index += 1  // [
+            var elements: [JSONValue] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
+            while true {
+                skipWhitespace()
+                elements.append(try parseValue(depth: depth))
+                skipWhitespace()
+                guard index < bytes.count else { throw error("expected `,` or `]` but found end of input") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(elements)
+                } else {
+                    throw error("expected `,` or `]` but found \(describeCurrent())")
+                }
+            }
+        }
+
+        mutating func parseNumber() throws(JSONParseError) -> String {
+            let start = index
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in number") }
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+                if index < bytes.count, isDigit(bytes[index]) { throw error("leading zeros are not allowed") }
+            } else {
+                skipDigits()
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after `.`") }
+                skipDigits()
+            }
+            if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
+                guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in exponent") }
+                skipDigits()
+            }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+        mutating func skipDigits() {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+
+        mutating func parseString() throws(JSONParseError) -> String {
+            let quote = index
+            index += 1
+            var runStart = index
+            var scalars: String?  // Only allocated once an escape is seen; most strings have none.
+            while true {
+                guard index < bytes.count else { throw error("unterminated string", at: quote) }
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    let run = try validatedRun(runStart..<index)
+                    index += 1
+                    guard var built = scalars else { return run }
+                    built += run
+                    return built
+                } else if byte == UInt8(ascii: "\\") {
+                    var built = scalars ?? ""
+                    built += try validatedRun(runStart..<index)
+                    built.unicodeScalars.append(try parseEscape())
+                    scalars = built
+                    runStart = index
+                } else if byte < 0x20 {
+                    throw error("control character in string must be escaped")
+                } else {
+                    index += 1
+                }
+            }
+        }
+
+        /// Validates raw UTF-8 between escapes, reporting the offset of the first bad byte.
+        func validatedRun(_ range: Range<Int>) throws(JSONParseError) -> String {
+            var position = range.lowerBound
+            while position < range.upperBound {
+                let lead = bytes[position]
+                if lead < 0x80 {
+                    position += 1
+                    continue
+                }
+                let length: Int
+                let lowerBound: UInt8
+                let upperBound: UInt8
+                switch lead {
+                case 0xC2...0xDF: (length, lowerBound, upperBound) = (2, 0x80, 0xBF)
+                case 0xE0: (length, lowerBound, upperBound) = (3, 0xA0, 0xBF)  // no overlongs
+                case 0xED: (length, lowerBound, upperBound) = (3, 0x80, 0x9F)  // no surrogates
+                case 0xE1...0xEF: (length, lowerBound, upperBound) = (3, 0x80, 0xBF)
+                case 0xF0: (length, lowerBound, upperBound) = (4, 0x90, 0xBF)
+                case 0xF1...0xF3: (length, lowerBound, upperBound) = (4, 0x80, 0xBF)
+                case 0xF4: (length, lowerBound, upperBound) = (4, 0x80, 0x8F)  // at most U+10FFFF
+                default: throw error("invalid UTF-8", at: position)
+                }
+                guard position + length <= range.upperBound else { throw error("invalid UTF-8", at: position) }
+                let second = bytes[position + 1]
+                guard second >= lowerBound && second <= upperBound else { throw error("invalid UTF-8", at: position) }
+                for offset in 2..<max(2, length) where bytes[position + offset] & 0xC0 != 0x80 {
+                    throw error("invalid UTF-8", at: position)
+                }
+                position += length
+            }
+            return String(decoding: bytes[range], as: UTF8.self)
+        }
+
+        mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
+            let start = index
+            index += 1  // backslash
+            guard index < bytes.count else { throw error("unterminated string") }
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return "\""
+            case UInt8(ascii: "\\"): return "\\"
+            case UInt8(ascii: "/"): return "/"
+            case UInt8(ascii: "b"): return "\u{08}"
+            case UInt8(ascii: "f"): return "\u{0C}"
+            case UInt8(ascii: "n"): return "\n"
+            case UInt8(ascii: "r"): return "\r"
+            case UInt8(ascii: "t"): return "\t"
+            case UInt8(ascii: "u"):
+                let unit = try parseHex4()
+                if unit >= 0xD800 && unit <= 0xDBFF {
+                    // A high surrogate must be followed by an escaped low surrogate.
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw error("unpaired surrogate in \\u escape", at: start) }
+                    index += 2
+                    let low = try parseHex4()
+                    guard low >= 0xDC00 && low <= 0xDFFF else {
+                        throw error("unpaired surrogate in \\u escape", at: start)
+                    }
+                    let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+                    return Unicode.Scalar(value)!
+                }
+                guard let scalar = Unicode.Scalar(UInt32(unit)) else {
+                    throw error("unpaired surrogate in \\u escape", at: start)
+                }
+                return scalar
+            default:
+                throw error("invalid escape sequence", at: start)
+            }
+        }
+
+        mutating func parseHex4() throws(JSONParseError) -> UInt16 {
+            guard index + 4 <= bytes.count else { throw error("expected 4 hex digits") }
+            var value: UInt16 = 0
+            for _ in 0..<4 {
+                let byte = bytes[index]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: throw error("expected a hex digit")
+                }
+                value = value << 4 | UInt16(digit)
+                index += 1
+            }
+            return value
+        }
+    }
+}

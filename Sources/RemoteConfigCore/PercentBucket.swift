@@ -1,0 +1,40 @@
+import Crypto
+
+/// The caller's percentile bucket, the same one Firebase's server-side evaluator computes.
+public enum PercentBucket {
+    /// Buckets per percent: a bucket is in `0..<100 * bucketsPerPercent`.
+    public static let bucketsPerPercent: UInt64 = 1_000_000
+    /// The number of buckets, 100,000,000.
+    public static let bucketCount: UInt64 = 100 * bucketsPerPercent
+
+    /// SHA-256 of UTF-8 `seed + "." + appInstanceId` (just `appInstanceId` when the seed is
+    /// empty), read as a big-endian unsigned integer, modulo 100,000,000.
+    public static func bucket(seed: String, appInstanceId: String) -> UInt64 {
+        var hasher = SHA256()
+        if !seed.isEmpty {
+            hasher.update(data: Array(seed.utf8))
+            hasher.update(data: [UInt8(ascii: ".")])
+        }
+        hasher.update(data: Array(appInstanceId.utf8))
+        // (a * 256 + b) mod m, byte by byte: the 256-bit number is never materialised.
+        var remainder: UInt64 = 0
+        for byte in hasher.finalize() {
+            remainder = (remainder << 8 | UInt64(byte)) % bucketCount
+        }
+        return remainder
+    }
+
+    /// Whether a bucket satisfies a `percent` range (N percent is the bucket N × 1,000,000).
+    public static func contains(_ bucket: UInt64, _ range: PercentRange) -> Bool {
+        let value = Double(bucket)
+        switch range {
+        case .compare(let op, let percent): return op.holds(value, threshold(percent))
+        case .between(let low, let high): return value > threshold(low) && value <= threshold(high)
+        }
+    }
+
+    /// N percent in buckets; rounded to 1/1000 of a bucket so `0.1` is exactly 100,000.
+    static func threshold(_ percent: Double) -> Double {
+        (percent * Double(bucketsPerPercent) * 1000).rounded() / 1000
+    }
+}

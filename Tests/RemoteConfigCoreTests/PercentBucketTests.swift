@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import RemoteConfigCore
+
+@Suite("Percent buckets")
+struct PercentBucketTests {
+    @Test(
+        "known buckets (Firebase's server-side evaluator agrees)",
+        arguments: [
+            ("1", "one", UInt64(64_146_488)),
+            ("3", "three", 6_701_947),
+            ("", "😊", 9_911_325),
+            ("řemøťe", "çōnfįġ", 19_728_496),
+            ("abcdef", "123", 9_571_542),
+        ]
+    )
+    func knownBuckets(seed: String, id: String, bucket: UInt64) {
+        #expect(PercentBucket.bucket(seed: seed, appInstanceId: id) == bucket)
+    }
+
+    @Test("boundaries: <= is inclusive, > exclusive; between is (low, high]")
+    func boundaries() throws {
+        // seed "1", id "one" has bucket 64,146,488 = 64.146488 percent.
+        let context = FetchContext(appInstanceId: "one", now: referenceNow)
+        #expect(try truth("percent('1') <= 64.146488", context) == .true)
+        #expect(try truth("percent('1') <= 64.146487", context) == .false)
+        #expect(try truth("percent('1') > 64.146487", context) == .true)
+        #expect(try truth("percent('1') > 64.146488", context) == .false)
+        #expect(try truth("percent('1') < 64.146489", context) == .true)
+        #expect(try truth("percent('1') >= 64.146488", context) == .true)
+        #expect(try truth("percent('1') between 64.146487 and 64.146488", context) == .true)
+        #expect(try truth("percent('1') between 64.146488 and 70", context) == .false)
+        #expect(try truth("percent('1') between 60 and 64.146487", context) == .false)
+        #expect(try truth("percent('1') between 60 and 70", context) == .true)
+        // The empty seed hashes the id alone.
+        let smiley = FetchContext(appInstanceId: "😊", now: referenceNow)
+        #expect(try truth("percent <= 9.911325", smiley) == .true)
+        #expect(try truth("percent <= 9.911324", smiley) == .false)
+        #expect(try truth("percent('') <= 9.911325", smiley) == .true)
+    }
+
+    @Test("decimal thresholds are exact")
+    func thresholds() {
+        #expect(PercentBucket.threshold(12.5) == 12_500_000)
+        #expect(PercentBucket.threshold(0.1) == 100_000)
+        #expect(PercentBucket.threshold(0.000001) == 1)
+        #expect(PercentBucket.threshold(64.146488) == 64_146_488)
+    }
+
+    @Test("distribution: percent <= 10 holds for 10% ± 0.9% of 100,000 ids")
+    func distribution() throws {
+        let condition = try CompiledCondition(name: "ten", expression: "percent('rollout') <= 10")
+        let between = try CompiledCondition(name: "band", expression: "percent('rollout') between 10 and 30")
+        var ten = 0
+        var band = 0
+        for index in 0..<100_000 {
+            let context = FetchContext(
+                appInstanceId: "installation-\(index)-\(index &* 2_654_435_761)", now: referenceNow)
+            if condition.evaluate(context) == .true { ten += 1 }
+            if between.evaluate(context) == .true { band += 1 }
+        }
+        #expect(abs(ten - 10_000) <= 900, "\(ten)")
+        #expect(abs(band - 20_000) <= 1_200, "\(band)")
+    }
+}

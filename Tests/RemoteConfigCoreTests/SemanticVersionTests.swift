@@ -1,0 +1,27 @@
+import Testing
+
+@testable import RemoteConfigCore
+
+@Suite("SemanticVersion")
+struct SemanticVersionTests {
+    @Test("parsing")
+    func parsing() {
+        #expect(SemanticVersion("2.1") == SemanticVersion("2.1.0"))
+        #expect(SemanticVersion("2.1")?.parts == [2, 1, 0, 0, 0])
+        #expect(SemanticVersion("01.002") == SemanticVersion("1.2"))
+        #expect(SemanticVersion("1.2.3.4.5")?.parts == [1, 2, 3, 4, 5])
+        for bad in [
+            "", ".", "1.", ".1", "1..2", "1.2.3.4.5.6", "a", "1.a", "-1", "+1", "1 ", "1.2-beta",
+            "99999999999999999999",
+        ] {
+            #expect(SemanticVersion(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("ordering is numeric per part")
+    func ordering() throws {
+        let ordered = ["0.9", "1", "1.0.1", "1.2", "1.10", "2.0.0.0.1", "10"].map { SemanticVersion($0)! }
+        #expect(ordered == ordered.sorted())
+        #expect(try #require(SemanticVersion("1.10")) > #require(SemanticVersion("1.9")))
+    }
+}
