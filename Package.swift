@@ -95,8 +95,10 @@ let package = Package(
             dependencies: [
                 "RemoteConfigServer",
                 "RemoteConfigStore",
+                "RemoteConfigCore",
                 "RemoteConfigTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(name: "RemoteConfigClientTests", dependencies: ["RemoteConfigClient"]),

@@ -9,11 +9,18 @@ public struct AppEnvironment: Sendable {
     public let database: Database
     public let projects: ProjectStore
     public let keys: KeyStore
+    public let templates: TemplateStore
+    public let drafts: DraftStore
+    /// Called after this server publishes a version, before the response goes out.
+    public let onPublished: @Sendable (StoredVersion) async -> Void
 
-    public init(database: Database) {
+    public init(database: Database, onPublished: @escaping @Sendable (StoredVersion) async -> Void = { _ in }) {
         self.database = database
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
+        self.templates = TemplateStore(database: database)
+        self.drafts = DraftStore(database: database)
+        self.onPublished = onPublished
     }
 }
 
@@ -28,6 +35,9 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     OpsController(database: environment.database).addRoutes(to: routes)
     ProjectsController(projects: environment.projects, auth: auth).addRoutes(to: routes)
     APIKeysController(keys: environment.keys, auth: auth).addRoutes(to: routes)
+    let templates = TemplatesController(environment: environment, auth: auth)
+    templates.addRoutes(to: routes)
+    DraftsController(environment: environment, templatesController: templates).addRoutes(to: routes)
     return router
 }
 

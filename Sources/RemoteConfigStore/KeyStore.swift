@@ -136,6 +136,7 @@ public struct KeyStore: Sendable {
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "apiKey.revoke",
                 detail: ["key": "apiKeys/\(id)"], logger: database.logger)
+            try await TemplateStore.notify("revoke \(id)", on: connection, logger: database.logger)
         }
     }
 

@@ -13,13 +13,22 @@ struct TestApp {
     static let adminToken = "rc_admin_testBootstrapToken0000000000000"
 
     /// Runs `body` against a fresh application and database.
-    static func run(_ body: @Sendable (Session) async throws -> Void) async throws {
+    @discardableResult
+    static func run<T: Sendable>(_ body: @Sendable (Session) async throws -> T) async throws -> T {
         try await run(routes: RouteTable(), body)
     }
 
     /// Runs `body` against a fresh application whose routes are recorded in `routes`.
-    static func run(routes: RouteTable, _ body: @Sendable (Session) async throws -> Void) async throws {
-        let url = try await TestCluster.shared.makeDatabase()
+    @discardableResult
+    static func run<T: Sendable>(routes: RouteTable, _ body: @Sendable (Session) async throws -> T) async throws -> T {
+        try await run(url: try await TestCluster.shared.makeDatabase(), routes: routes, body)
+    }
+
+    /// Runs `body` against an application on the database at `url` (a second run is a restart).
+    @discardableResult
+    static func run<T: Sendable>(
+        url: DatabaseURL, routes: RouteTable = RouteTable(), _ body: @Sendable (Session) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let database = Database(url: url, logger: logger)
@@ -28,7 +37,7 @@ struct TestApp {
         configuration.dataDirectory = NSTemporaryDirectory() + "rc-app-\(UUID().uuidString)"
         let app = buildApplication(
             configuration: configuration, database: database, logger: logger, routes: routes)
-        try await app.test(.router) { client in
+        return try await app.test(.router) { client in
             try await body(Session(client: client, database: database))
         }
     }
@@ -54,6 +63,12 @@ struct TestApp {
             let response = try await client.execute(uri: uri, method: method, headers: fields, body: body)
             return Reply(
                 status: Int(response.status.code), headers: response.headers, body: Data(buffer: response.body))
+        }
+
+        /// Publishes `template` (a JSON object) with `If-Match: *`; returns the reply.
+        @discardableResult
+        func publish(_ project: String, _ template: Any, ifMatch: String = "*") async throws -> Reply {
+            try await call(.put, "/v1/projects/\(project)/remoteConfig", json: template, headers: [.ifMatch: ifMatch])
         }
 
         /// Creates a project as the bootstrap admin.
@@ -95,4 +110,9 @@ struct TestApp {
             }
         }
     }
+}
+
+/// A fresh migrated database for tests that start the application twice on it.
+enum TestClusterURL {
+    static func make() async throws -> DatabaseURL { try await TestCluster.shared.makeDatabase() }
 }

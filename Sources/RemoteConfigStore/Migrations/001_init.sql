@@ -41,11 +41,14 @@ CREATE TRIGGER template_versions_no_truncate
     BEFORE TRUNCATE ON template_versions
     FOR EACH STATEMENT EXECUTE FUNCTION template_versions_are_append_only();
 
+-- Draft revisions come from one sequence, so an ETag of a discarded draft never matches a new one.
+CREATE SEQUENCE draft_revisions;
+
 -- One server-side draft per project.
 CREATE TABLE drafts (
     project_id   text PRIMARY KEY REFERENCES projects (project_id),
     template     json NOT NULL,
-    revision     bigint NOT NULL DEFAULT 1 CHECK (revision >= 1),
+    revision     bigint NOT NULL DEFAULT nextval('draft_revisions'),
     base_version bigint NOT NULL DEFAULT 0 CHECK (base_version >= 0),
     updated_at   timestamptz NOT NULL DEFAULT now(),
     updated_by   text NOT NULL DEFAULT ''
@@ -74,3 +77,6 @@ CREATE TABLE audit_events (
 );
 
 CREATE INDEX audit_events_by_project ON audit_events (project_id, event_id DESC);
+
+-- Listing versions newest first by time window stays an index scan.
+CREATE INDEX template_versions_by_time ON template_versions (project_id, update_time DESC);

@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// The HTTP side of templates shared by the template and draft routes: ETags, decoding with
+/// validation, and the JSON of versions.
+enum TemplateHTTP {
+    /// The strong ETag of a project's published state (version 0 before the first publish).
+    static func etag(project: String, version: Int64) -> String { "\"etag-\(project)-\(version)\"" }
+
+    /// The strong ETag of a draft revision.
+    static func draftETag(project: String, revision: Int64) -> String { "\"draft-\(project)-\(revision)\"" }
+
+    /// What `If-Match` asks for.
+    enum Precondition: Equatable {
+        /// `*`: write whatever the current state is.
+        case any
+        /// The number in an ETag of ours (a version or a draft revision); nil when the ETag is not ours.
+        case number(Int64?)
+    }
+
+    /// Reads `If-Match`; 428 when it is missing.
+    static func precondition(_ request: Request, kind: String, project: String) throws -> Precondition {
+        guard let header = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), !header.isEmpty else {
+            throw APIError(
+                .preconditionRequired, "If-Match is required: send the ETag you read, or * to overwrite",
+                details: [ErrorDetail(field: "If-Match", reason: "PRECONDITION_REQUIRED")])
+        }
+        if header == "*" { return .any }
+        let first = header.split(separator: ",").first.map(String.init) ?? header
+        let tag = first.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
+        let prefix = "\(kind)-\(project)-"
+        guard tag.hasPrefix(prefix), let number = Int64(tag.dropFirst(prefix.count)) else { return .number(nil) }
+        return .number(number)
+    }
+
+    /// 412 for a stale ETag.
+    static func stale(_ what: String) -> APIError {
+        APIError(
+            .preconditionFailed, "the \(what) changed since you read it; read it again and retry",
+            details: [ErrorDetail(field: "If-Match", reason: "ETAG_MISMATCH")])
+    }
+
+    /// Decodes and validates a template body; 400 with every problem, field by field.
+    static func decodeTemplate(_ bytes: some Collection<UInt8>) throws -> RemoteConfigTemplate {
+        let template: RemoteConfigTemplate
+        do {
+            template = try RemoteConfigTemplate(json: bytes)
+        } catch {
+            let reason = error.byteOffset == nil ? "INVALID_TEMPLATE" : "MALFORMED_JSON"
+            throw APIError.invalidArgument(
+                "the template is not valid: \(error.description)",
+                [ErrorDetail(field: error.field.isEmpty ? "body" : error.field, reason: reason, message: error.message)]
+            )
+        }
+        try validate(template)
+        return template
+    }
+
+    /// 400 listing every validation problem of `template`.
+    static func validate(_ template: RemoteConfigTemplate) throws {
+        let issues = TemplateValidator.validate(template)
+        guard issues.isEmpty else {
+            let first = issues[0].message
+            let more = issues.count > 1 ? " (and \(issues.count - 1) more problems)" : ""
+            throw APIError.invalidArgument(
+                "the template is not valid: \(first)\(more)",
+                issues.map { ErrorDetail(field: $0.field, reason: $0.reason, message: $0.message) })
+        }
+    }
+
+    /// The JSON text stored for a template: everything but `version`.
+    static func storedJSON(_ template: RemoteConfigTemplate) -> String {
+        var copy = template
+        copy.version = nil
+        return copy.jsonValue.jsonString
+    }
+
+    /// The template of a stored version, with its `version` object.
+    static func templateJSON(_ stored: StoredVersion) throws -> JSONObject {
+        guard case .object(var object) = try JSONValue(parsing: stored.templateJSON) else {
+            throw APIError(.internalServerError, "a stored template is not an object")
+        }
+        object["version"] = .object(versionJSON(stored))
+        return object
+    }
+
+    /// The empty template served before the first publish.
+    static let emptyTemplate: JSONObject = [
+        "conditions": .array([]), "parameters": .object([:]), "parameterGroups": .object([:]),
+    ]
+
+    /// A version's metadata as Firebase writes it.
+    static func versionJSON(_ stored: StoredVersion) -> JSONObject {
+        var object: JSONObject = [
+            "versionNumber": .string(String(stored.versionNumber)),
+            "updateTime": .string(JSONResponse.timestamp(stored.updateTime)),
+            "updateUser": .object(["email": .string(stored.updateUser)]),
+            "updateOrigin": .string(stored.updateOrigin),
+            "updateType": .string(stored.updateType),
+        ]
+        if !stored.description.isEmpty { object["description"] = .string(stored.description) }
+        if let source = stored.rollbackSource { object["rollbackSource"] = .string(String(source)) }
+        return object
+    }
+
+    /// A JSON response from an ordered object, with headers.
+    static func response(_ object: JSONObject, status: HTTPResponse.Status = .ok, etag: String? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if let etag { headers[.eTag] = etag }
+        return Response(
+            status: status, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: JSONValue.object(object).jsonBytes())))
+    }
+
+    /// A positive whole number from a query or body field; 400 naming the field otherwise.
+    static func versionNumber(_ text: String?, field: String) throws -> Int64? {
+        guard let text else { return nil }
+        guard let number = Int64(text), number >= 1 else {
+            throw APIError.invalidField(
+                field, reason: "INVALID_VERSION_NUMBER", "\(field) must be a version number (1, 2, …)")
+        }
+        return number
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// The published template: read, publish, history, rollback, defaults and diff.
+struct TemplatesController {
+    let environment: AppEnvironment
+    let auth: Authenticator
+
+    var templates: TemplateStore { environment.templates }
+
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/projects/{p}/remoteConfig", use: get)
+        routes.put("/v1/projects/{p}/remoteConfig", use: publish)
+        routes.get("/v1/projects/{p}/remoteConfig:listVersions", use: listVersions)
+        routes.post("/v1/projects/{p}/remoteConfig:rollback", use: rollback)
+        routes.get("/v1/projects/{p}/remoteConfig:downloadDefaults", use: downloadDefaults)
+        routes.get("/v1/projects/{p}/remoteConfig:diff", use: diff)
+        routes.get("/v1/projects/{p}/auditLog", use: auditLog)
+    }
+
+    /// The project of the route, once the key may act on it with `role` and the project exists.
+    func project(_ request: Request, _ context: AppRequestContext, _ role: Role) async throws -> (String, APIKey) {
+        let project = try context.parameters.require("p")
+        let key = try await auth.require(role, on: .project(project), request)
+        guard try await environment.projects.get(project) != nil else {
+            throw APIError.notFound("project \(project) not found")
+        }
+        return (project, key)
+    }
+
+    @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await self.project(request, context, .viewer)
+        if let number = try TemplateHTTP.versionNumber(
+            request.uri.queryParameters.get("versionNumber"), field: "versionNumber")
+        {
+            guard let stored = try await templates.version(project, number) else {
+                throw APIError.notFound("version \(number) of \(project) not found")
+            }
+            return TemplateHTTP.response(
+                try TemplateHTTP.templateJSON(stored), etag: TemplateHTTP.etag(project: project, version: number))
+        }
+        guard let stored = try await templates.latest(project) else {
+            return TemplateHTTP.response(
+                TemplateHTTP.emptyTemplate, etag: TemplateHTTP.etag(project: project, version: 0))
+        }
+        return TemplateHTTP.response(
+            try TemplateHTTP.templateJSON(stored),
+            etag: TemplateHTTP.etag(project: project, version: stored.versionNumber))
+    }
+
+    @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, key) = try await self.project(request, context, .editor)
+        let precondition = try TemplateHTTP.precondition(request, kind: "etag", project: project)
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let template = try TemplateHTTP.decodeTemplate(body.readableBytesView)
+        let expected: Int64?
+        switch precondition {
+        case .any: expected = nil
+        case .number(let number): expected = number ?? -1
+        }
+        let origin = template.version?.updateOrigin.flatMap { ["CONSOLE", "REST_API", "CLI"].contains($0) ? $0 : nil }
+        let publishRequest = PublishRequest(
+            templateJSON: TemplateHTTP.storedJSON(template), expectedVersion: expected,
+            updateType: expected == nil ? "FORCED_UPDATE" : "INCREMENTAL_UPDATE", updateUser: key.displayName,
+            updateOrigin: origin ?? "REST_API", description: template.version?.description ?? "")
+
+        if request.uri.queryParameters.get("validateOnly") == "true" {
+            let latest = try await templates.latest(project)?.versionNumber ?? 0
+            if let expected, expected != latest { throw TemplateHTTP.stale("published template") }
+            var object = template.jsonValue.objectValue ?? [:]
+            object["version"] = nil
+            return TemplateHTTP.response(object, etag: TemplateHTTP.etag(project: project, version: latest))
+        }
+        let stored = try await publishing {
+            try await templates.publish(project, publishRequest, actor: key.displayName)
+        }
+        return TemplateHTTP.response(
+            try TemplateHTTP.templateJSON(stored),
+            etag: TemplateHTTP.etag(project: project, version: stored.versionNumber))
+    }
+
+    @Sendable func listVersions(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await self.project(request, context, .viewer)
+        let parameters = request.uri.queryParameters
+        var query = VersionQuery()
+        if let text = parameters.get("pageSize") {
+            guard let size = Int(text), (1...300).contains(size) else {
+                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 300")
+            }
+            query.pageSize = size
+        }
+        query.before = try TemplateHTTP.versionNumber(parameters.get("pageToken"), field: "pageToken")
+        query.endVersionNumber = try TemplateHTTP.versionNumber(
+            parameters.get("endVersionNumber"), field: "endVersionNumber")
+        query.startTime = try Self.time(parameters.get("startTime"), field: "startTime")
+        query.endTime = try Self.time(parameters.get("endTime"), field: "endTime")
+        let pageSize = query.pageSize
+        query.pageSize += 1
+        let versions = try await templates.list(project, query)
+        var object: JSONObject = [
+            "versions": .array(versions.prefix(pageSize).map { .object(TemplateHTTP.versionJSON($0)) })
+        ]
+        if versions.count > pageSize, let last = versions.prefix(pageSize).last {
+            object["nextPageToken"] = .string(String(last.versionNumber))
+        }
+        return TemplateHTTP.response(object)
+    }
+
+    @Sendable func rollback(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, key) = try await self.project(request, context, .editor)
+        let body = try await JSONBody.read(request, context: context)
+        let text: String? =
+            if let number = body.object["versionNumber"] as? NSNumber, !(body.object["versionNumber"] is Bool) {
+                number.stringValue
+            } else {
+                try body.string("versionNumber")
+            }
+        guard let number = try TemplateHTTP.versionNumber(text, field: "versionNumber") else {
+            throw APIError.invalidField("versionNumber", reason: "REQUIRED", "versionNumber is required")
+        }
+        guard let source = try await templates.version(project, number) else {
+            throw APIError.notFound("version \(number) of \(project) not found")
+        }
+        let publishRequest = PublishRequest(
+            templateJSON: source.templateJSON, expectedVersion: nil, updateType: "ROLLBACK",
+            updateUser: key.displayName, description: "Rollback to version \(number)", rollbackSource: number)
+        let stored = try await publishing {
+            try await templates.publish(project, publishRequest, actor: key.displayName)
+        }
+        return TemplateHTTP.response(
+            try TemplateHTTP.templateJSON(stored),
+            etag: TemplateHTTP.etag(project: project, version: stored.versionNumber))
+    }
+
+    @Sendable func downloadDefaults(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await self.project(request, context, .viewer)
+        let format = (request.uri.queryParameters.get("format") ?? "JSON").uppercased()
+        guard let kind = DefaultsFile.Format(rawValue: format) else {
+            throw APIError.invalidField("format", reason: "INVALID_FORMAT", "format must be JSON, PLIST or XML")
+        }
+        var defaults: [(String, String)] = []
+        if let stored = try await templates.latest(project) {
+            let template = try RemoteConfigTemplate(json: Array(stored.templateJSON.utf8))
+            for item in template.allParameters {
+                if let value = item.parameter.defaultValue?.stringValue { defaults.append((item.key, value)) }
+            }
+        }
+        let (bytes, contentType) = DefaultsFile.render(defaults, as: kind)
+        return Response(
+            status: .ok,
+            headers: [.contentType: contentType, .contentDisposition: "attachment; filename=\"\(kind.fileName)\""],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    @Sendable func diff(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await self.project(request, context, .viewer)
+        let parameters = request.uri.queryParameters
+        guard let fromText = parameters.get("from"), let toText = parameters.get("to") else {
+            throw APIError.invalidArgument(
+                "from and to are required (version numbers, or draft)",
+                [parameters.get("from") == nil ? "from" : "to"].map { ErrorDetail(field: $0, reason: "REQUIRED") })
+        }
+        let from = try await side(fromText, field: "from", project: project)
+        let to = try await side(toText, field: "to", project: project)
+        var object: JSONObject = ["from": .string(fromText), "to": .string(toText)]
+        for member in TemplateDiff(from: from, to: to).jsonObject { object[member.key] = member.value }
+        return TemplateHTTP.response(object)
+    }
+
+    /// One end of a diff: a version, or the draft (the published template when there is no draft).
+    private func side(_ text: String, field: String, project: String) async throws -> RemoteConfigTemplate {
+        let json: String
+        if text == "draft" {
+            if let draft = try await environment.drafts.get(project) {
+                json = draft.templateJSON
+            } else {
+                json = try await templates.latest(project)?.templateJSON ?? "{}"
+            }
+        } else {
+            let number = try TemplateHTTP.versionNumber(text, field: field)!
+            guard let stored = try await templates.version(project, number) else {
+                throw APIError.notFound("version \(number) of \(project) not found")
+            }
+            json = stored.templateJSON
+        }
+        return try RemoteConfigTemplate(json: Array(json.utf8))
+    }
+
+    @Sendable func auditLog(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await self.project(request, context, .viewer)
+        let parameters = request.uri.queryParameters
+        var pageSize = 50
+        if let text = parameters.get("pageSize") {
+            guard let size = Int(text), (1...1000).contains(size) else {
+                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 1000")
+            }
+            pageSize = size
+        }
+        var before: Int64?
+        if let token = parameters.get("pageToken") {
+            guard let value = Int64(token) else {
+                throw APIError.invalidField("pageToken", reason: "INVALID_PAGE_TOKEN", "pageToken is not one we issued")
+            }
+            before = value
+        }
+        let events = try await AuditLog.list(
+            project, before: before, limit: pageSize + 1, database: environment.database)
+        var object: JSONObject = [
+            "events": .array(
+                events.prefix(pageSize).map { event in
+                    .object([
+                        "time": .string(JSONResponse.timestamp(event.time)), "actor": .string(event.actor),
+                        "action": .string(event.action),
+                        "detail": (try? JSONValue(parsing: event.detailJSON)) ?? .object([:]),
+                    ])
+                })
+        ]
+        if events.count > pageSize, let last = events.prefix(pageSize).last {
+            object["nextPageToken"] = .string(String(last.id))
+        }
+        return TemplateHTTP.response(object)
+    }
+
+    /// Runs a publish, mapping a stale ETag to 412, and tells the cache at once.
+    func publishing(_ body: () async throws -> StoredVersion) async throws -> StoredVersion {
+        do {
+            let stored = try await body()
+            await environment.onPublished(stored)
+            return stored
+        } catch TemplateStoreError.stale {
+            throw TemplateHTTP.stale("published template")
+        }
+    }
+
+    static func time(_ text: String?, field: String) throws -> Date? {
+        guard let text else { return nil }
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        throw APIError.invalidField(field, reason: "INVALID_TIME", "\(field) must be an RFC 3339 time")
+    }
+}

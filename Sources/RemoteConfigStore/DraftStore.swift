@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A project's server-side draft.
+public struct StoredDraft: Sendable, Equatable {
+    public let project: String
+    public let templateJSON: String
+    /// Changes on every save; from one sequence, so never reused across drafts.
+    public let revision: Int64
+    /// The published version the draft was copied from (0: none).
+    public let baseVersion: Int64
+    public let updateTime: Date
+    public let updatedBy: String
+}
+
+/// Drafts in PostgreSQL: one per project, replaced whole, published in one transaction.
+public struct DraftStore: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// The draft of `project`, or nil.
+    public func get(_ project: String) async throws -> StoredDraft? {
+        try await database.run { client in
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM drafts WHERE project_id = \(project)")
+            return try await Self.decode(rows).first
+        }
+    }
+
+    /// The draft, created from the latest published template (`initialJSON` of `baseVersion`) when there is none.
+    public func getOrCreate(_ project: String, initialJSON: String, baseVersion: Int64, actor: String) async throws
+        -> StoredDraft
+    {
+        try await database.run { client in
+            let rows = try await client.query(
+                """
+                INSERT INTO drafts (project_id, template, base_version, updated_by)
+                VALUES (\(project), \(initialJSON)::json, \(baseVersion), \(actor))
+                ON CONFLICT (project_id) DO NOTHING
+                RETURNING \(unescaped: Self.columns)
+                """)
+            if let created = try await Self.decode(rows).first { return created }
+            let existing = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM drafts WHERE project_id = \(project)")
+            guard let draft = try await Self.decode(existing).first else { throw StoreError.notFound("draft") }
+            return draft
+        }
+    }
+
+    /// Replaces the draft; `expectedRevision` nil forces. Creates it when absent (its base is then `baseVersion`).
+    public func save(
+        _ project: String, templateJSON: String, expectedRevision: Int64?, baseVersion: Int64, actor: String
+    ) async throws -> StoredDraft {
+        try await database.transaction { connection in
+            _ = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
+            let current = try await Self.decode(
+                try await connection.query(
+                    "SELECT \(unescaped: Self.columns) FROM drafts WHERE project_id = \(project)",
+                    logger: database.logger)
+            ).first
+            if let expectedRevision, expectedRevision != current?.revision {
+                throw TemplateStoreError.stale(current: current?.revision ?? 0)
+            }
+            let rows = try await connection.query(
+                """
+                INSERT INTO drafts (project_id, template, base_version, updated_by)
+                VALUES (\(project), \(templateJSON)::json, \(current?.baseVersion ?? baseVersion), \(actor))
+                ON CONFLICT (project_id) DO UPDATE SET template = EXCLUDED.template,
+                    revision = nextval('draft_revisions'), updated_at = now(), updated_by = EXCLUDED.updated_by
+                RETURNING \(unescaped: Self.columns)
+                """, logger: database.logger)
+            guard let saved = try await Self.decode(rows).first else { throw StoreError.notFound("draft") }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "draft.save",
+                detail: ["revision": "\(saved.revision)"], logger: database.logger)
+            return saved
+        }
+    }
+
+    /// Discards the draft; `StoreError.notFound` when there is none.
+    public func delete(_ project: String, actor: String) async throws {
+        try await database.transaction { connection in
+            let rows = try await connection.query(
+                "DELETE FROM drafts WHERE project_id = \(project) RETURNING revision", logger: database.logger)
+            var found = false
+            for try await _ in rows { found = true }
+            guard found else { throw StoreError.notFound("draft of \(project)") }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "draft.discard", detail: [:],
+                logger: database.logger)
+        }
+    }
+
+    /// Publishes the draft as the next version and removes it, in one transaction.
+    /// `prepare` turns the draft's JSON into what is published (validated); it runs inside the transaction.
+    public func publish(
+        _ project: String, expectedRevision: Int64?, force: Bool, description: String, actor: String,
+        prepare: @escaping @Sendable (StoredDraft) throws -> String
+    ) async throws -> StoredVersion {
+        try await database.transaction { connection in
+            let latest = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
+            let rows = try await connection.query(
+                "SELECT \(unescaped: Self.columns) FROM drafts WHERE project_id = \(project)", logger: database.logger)
+            guard let draft = try await Self.decode(rows).first else {
+                throw StoreError.notFound("draft of \(project)")
+            }
+            if let expectedRevision, expectedRevision != draft.revision {
+                throw TemplateStoreError.stale(current: draft.revision)
+            }
+            if !force, draft.baseVersion != latest {
+                throw TemplateStoreError.baseChanged(base: draft.baseVersion, latest: latest)
+            }
+            let json = try prepare(draft)
+            let request = PublishRequest(
+                templateJSON: json, expectedVersion: nil,
+                updateType: draft.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE", updateUser: actor,
+                description: description)
+            let stored = try await TemplateStore.publish(
+                project, request, actor: actor, on: connection, logger: database.logger)
+            try await connection.query("DELETE FROM drafts WHERE project_id = \(project)", logger: database.logger)
+            return stored
+        }
+    }
+
+    static let columns = "project_id, template::text, revision, base_version, updated_at, updated_by"
+
+    static func decode(_ rows: PostgresRowSequence) async throws -> [StoredDraft] {
+        var result: [StoredDraft] = []
+        for try await (project, json, revision, base, time, user) in rows.decode(
+            (String, String, Int64, Int64, Date, String).self)
+        {
+            result.append(
+                StoredDraft(
+                    project: project, templateJSON: json, revision: revision, baseVersion: base, updateTime: time,
+                    updatedBy: user))
+        }
+        return result
+    }
+}

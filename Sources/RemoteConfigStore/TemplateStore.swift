@@ -1,0 +1,196 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One published, immutable template version as stored: the template JSON (without its `version`
+/// object) and the version's metadata in columns.
+public struct StoredVersion: Sendable, Equatable {
+    public let project: String
+    public let versionNumber: Int64
+    /// The template's JSON text, exactly as published, without `version`.
+    public let templateJSON: String
+    public let updateTime: Date
+    public let updateUser: String
+    public let updateOrigin: String
+    public let updateType: String
+    public let description: String
+    public let rollbackSource: Int64?
+}
+
+/// What a publish records besides the template.
+public struct PublishRequest: Sendable {
+    public var templateJSON: String
+    /// The version the caller last saw (from its ETag); nil forces (`If-Match: *`).
+    public var expectedVersion: Int64?
+    public var updateType: String
+    public var updateUser: String
+    public var updateOrigin: String
+    public var description: String
+    public var rollbackSource: Int64?
+
+    public init(
+        templateJSON: String, expectedVersion: Int64?, updateType: String, updateUser: String,
+        updateOrigin: String = "REST_API", description: String = "", rollbackSource: Int64? = nil
+    ) {
+        self.templateJSON = templateJSON
+        self.expectedVersion = expectedVersion
+        self.updateType = updateType
+        self.updateUser = updateUser
+        self.updateOrigin = updateOrigin
+        self.description = description
+        self.rollbackSource = rollbackSource
+    }
+}
+
+/// Why a conditional write was refused.
+public enum TemplateStoreError: Error, Equatable {
+    /// The caller's ETag is stale: the current version (or draft revision) is another.
+    case stale(current: Int64)
+    /// A draft's base is no longer the latest version.
+    case baseChanged(base: Int64, latest: Int64)
+}
+
+/// Filters of `:listVersions`.
+public struct VersionQuery: Sendable {
+    public var pageSize: Int = 100
+    /// Only versions numbered below this (the page token).
+    public var before: Int64?
+    /// Only versions numbered at most this.
+    public var endVersionNumber: Int64?
+    public var startTime: Date?
+    public var endTime: Date?
+
+    public init() {}
+}
+
+/// Published versions in PostgreSQL: append-only, numbered contiguously per project.
+public struct TemplateStore: Sendable {
+    let database: Database
+
+    /// The channel every server LISTENs on; payloads are `publish <project> <version>` and `revoke <key id>`.
+    public static let channel = "rc_events"
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// The newest version of `project`, or nil before the first publish.
+    public func latest(_ project: String) async throws -> StoredVersion? {
+        try await database.run { client in
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM template_versions v
+                JOIN projects p ON p.project_id = v.project_id AND p.latest_version = v.version_number
+                WHERE v.project_id = \(project)
+                """)
+            return try await Self.decode(rows).first
+        }
+    }
+
+    /// Version `number` of `project`, or nil.
+    public func version(_ project: String, _ number: Int64) async throws -> StoredVersion? {
+        try await database.run { client in
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM template_versions v WHERE v.project_id = \(project) AND v.version_number = \(number)"
+            )
+            return try await Self.decode(rows).first
+        }
+    }
+
+    /// The latest version number of every project (0 before a first publish): what caches compare against.
+    public func latestVersions() async throws -> [String: Int64] {
+        try await database.run { client in
+            var result: [String: Int64] = [:]
+            let rows = try await client.query("SELECT project_id, latest_version FROM projects")
+            for try await (project, version) in rows.decode((String, Int64).self) { result[project] = version }
+            return result
+        }
+    }
+
+    /// Versions newest first, filtered; one more than `pageSize` is not read.
+    public func list(_ project: String, _ query: VersionQuery) async throws -> [StoredVersion] {
+        try await database.run { client in
+            let before = query.before ?? Int64.max
+            let end = query.endVersionNumber ?? Int64.max
+            let start = query.startTime ?? Date.distantPast
+            let until = query.endTime ?? Date.distantFuture
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM template_versions v
+                WHERE v.project_id = \(project) AND v.version_number < \(before) AND v.version_number <= \(end)
+                  AND v.update_time >= \(start) AND v.update_time < \(until)
+                ORDER BY v.version_number DESC LIMIT \(query.pageSize)
+                """)
+            return try await Self.decode(rows)
+        }
+    }
+
+    /// Publishes the next version in one transaction: lock the project, compare, insert, audit, notify.
+    public func publish(_ project: String, _ request: PublishRequest, actor: String) async throws -> StoredVersion {
+        try await database.transaction { connection in
+            try await Self.publish(project, request, actor: actor, on: connection, logger: database.logger)
+        }
+    }
+
+    static func publish(
+        _ project: String, _ request: PublishRequest, actor: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> StoredVersion {
+        let latest = try await lockProject(project, on: connection, logger: logger)
+        if let expected = request.expectedVersion, expected != latest {
+            throw TemplateStoreError.stale(current: latest)
+        }
+        let next = latest + 1
+        let rows = try await connection.query(
+            """
+            INSERT INTO template_versions AS v (project_id, version_number, template, update_user, update_origin,
+                update_type, description, rollback_source)
+            VALUES (\(project), \(next), \(request.templateJSON)::json, \(request.updateUser), \(request.updateOrigin),
+                \(request.updateType), \(request.description), \(request.rollbackSource))
+            RETURNING \(unescaped: columns)
+            """, logger: logger)
+        guard let stored = try await decode(rows).first else { throw StoreError.notFound("version") }
+        try await connection.query(
+            "UPDATE projects SET latest_version = \(next) WHERE project_id = \(project)", logger: logger)
+        var detail = ["versionNumber": "\(next)", "updateType": request.updateType]
+        if let source = request.rollbackSource { detail["rollbackSource"] = "\(source)" }
+        try await AuditLog.append(
+            on: connection, project: project, actor: actor,
+            action: request.updateType == "ROLLBACK" ? "template.rollback" : "template.publish", detail: detail,
+            logger: logger)
+        try await notify("publish \(project) \(next)", on: connection, logger: logger)
+        return stored
+    }
+
+    /// Locks the project row for the transaction and returns its latest version number.
+    static func lockProject(_ project: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> Int64
+    {
+        let rows = try await connection.query(
+            "SELECT latest_version FROM projects WHERE project_id = \(project) FOR UPDATE", logger: logger)
+        for try await latest in rows.decode(Int64.self) { return latest }
+        throw StoreError.notFound("project \(project)")
+    }
+
+    /// Sends an event to every server's listener when the transaction commits.
+    static func notify(_ payload: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
+    }
+
+    static let columns = """
+        v.project_id, v.version_number, v.template::text, v.update_time, v.update_user, v.update_origin, \
+        v.update_type, v.description, v.rollback_source
+        """
+
+    static func decode(_ rows: PostgresRowSequence) async throws -> [StoredVersion] {
+        var result: [StoredVersion] = []
+        for try await (project, number, json, time, user, origin, type, description, source) in rows.decode(
+            (String, Int64, String, Date, String, String, String, String, Int64?).self)
+        {
+            result.append(
+                StoredVersion(
+                    project: project, versionNumber: number, templateJSON: json, updateTime: time, updateUser: user,
+                    updateOrigin: origin, updateType: type, description: description, rollbackSource: source))
+        }
+        return result
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import RemoteConfigServer
+import RemoteConfigStore
+import Testing
+
+/// Drafts: created from the published template, replaced with If-Match, discarded, published.
+@Suite struct DraftTests {
+    @Test func aDraftStartsAsACopyOfThePublishedTemplate() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let draft = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/draft")
+            #expect(draft.status == 200)
+            #expect(draft.json["baseVersionNumber"] as? String == "1")
+            #expect((draft.json["parameters"] as? [String: Any])?["current_version"] != nil)
+            #expect(draft.headers[.eTag]?.hasPrefix("\"draft-shop-app-") == true)
+            let again = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/draft")
+            #expect(again.headers[.eTag] == draft.headers[.eTag])
+        }
+    }
+
+    @Test func saveNeedsTheCurrentETagAndABadDraftLeavesTheSavedOne() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let draft = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/draft")
+            let etag = try #require(draft.headers[.eTag])
+            let path = "/v1/projects/shop-app/remoteConfig/draft"
+            let missing = try await app.call(.put, path, json: TemplateFixtures.forceUpdate())
+            #expect(missing.status == 428)
+            let saved = try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: etag])
+            #expect(saved.status == 200)
+            let newETag = try #require(saved.headers[.eTag])
+            #expect(newETag != etag)
+            let stale = try await app.call(
+                .put, path, json: TemplateFixtures.forceUpdate(currentVersion: "9.9.9"), headers: [.ifMatch: etag])
+            #expect(stale.status == 412)
+            var bad = TemplateFixtures.forceUpdate(currentVersion: "7.7.7")
+            bad["parameters"] = ["flag": ["defaultValue": ["value": "maybe"], "valueType": "BOOLEAN"]]
+            let invalid = try await app.call(.put, path, json: bad, headers: [.ifMatch: newETag])
+            #expect(invalid.status == 400)
+            let current = try await app.call(.get, path)
+            #expect(current.headers[.eTag] == newETag)
+            #expect(current.text.contains("2.3.0") && !current.text.contains("maybe"))
+        }
+    }
+
+    @Test func publishingADraftMakesTheNextVersionAndRemovesIt() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let path = "/v1/projects/shop-app/remoteConfig/draft"
+            let saved = try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: "*"])
+            let etag = try #require(saved.headers[.eTag])
+            let published = try await app.call(
+                .post, path + ":publish", json: ["description": "raise the minimum"], headers: [.ifMatch: etag])
+            #expect(published.status == 200, "\(published.text)")
+            let version = published.json["version"] as? [String: Any]
+            #expect(version?["versionNumber"] as? String == "1")
+            #expect(version?["description"] as? String == "raise the minimum")
+            #expect(published.json["baseVersionNumber"] == nil)
+            #expect(published.headers[.eTag] == "\"etag-shop-app-1\"")
+            let again = try await app.call(.post, path + ":publish", json: [:], headers: [.ifMatch: etag])
+            #expect(again.status == 404)
+            let fresh = try await app.call(.get, path)
+            #expect(fresh.json["baseVersionNumber"] as? String == "1")
+        }
+    }
+
+    @Test func aDraftWhoseBaseIsOutdatedIsAbortedUnlessForced() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let path = "/v1/projects/shop-app/remoteConfig/draft"
+            let draft = try await app.call(.get, path)
+            let etag = try #require(draft.headers[.eTag])
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.5.0"))
+            let aborted = try await app.call(.post, path + ":publish", json: [:], headers: [.ifMatch: etag])
+            #expect(aborted.status == 409)
+            #expect(aborted.errorStatus == "ABORTED")
+            let forced = try await app.call(.post, path + ":publish?force=true", json: [:], headers: [.ifMatch: etag])
+            #expect(forced.status == 200)
+            #expect((forced.json["version"] as? [String: Any])?["versionNumber"] as? String == "3")
+        }
+    }
+
+    @Test func discardRemovesTheDraft() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let path = "/v1/projects/shop-app/remoteConfig/draft"
+            try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: "*"])
+            #expect(try await app.call(.delete, path).status == 200)
+            #expect(try await app.call(.delete, path).status == 404)
+            let fresh = try await app.call(.get, path)
+            #expect((fresh.json["parameters"] as? [String: Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func draftsSurviveARestart() async throws {
+        let url = try await TestClusterURL.make()
+        try await TestApp.run(url: url) { app in
+            try await app.createProject("shop-app")
+            try await app.call(
+                .put, "/v1/projects/shop-app/remoteConfig/draft",
+                json: TemplateFixtures.forceUpdate(currentVersion: "4.4.4"),
+                headers: [.ifMatch: "*"])
+        }
+        try await TestApp.run(url: url) { app in
+            let draft = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/draft")
+            #expect(draft.text.contains("4.4.4"))
+        }
+    }
+}

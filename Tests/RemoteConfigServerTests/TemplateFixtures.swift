@@ -1,0 +1,31 @@
+import Foundation
+
+/// Templates the template tests publish.
+enum TemplateFixtures {
+    /// A realistic template exported from Firebase: 51 top-level parameters, two groups, ten conditions with
+    /// tag colours, and personalization, rollout and experiment values.
+    static var firebaseExport: Data {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/firebase-export.json")
+        return try! Data(contentsOf: url)
+    }
+
+    /// A small force-update template.
+    static func forceUpdate(currentVersion: String = "2.3.0") -> [String: Any] {
+        [
+            "conditions": [
+                ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"],
+                ["name": "broken_release", "expression": "app.version.==(['1.1.4'])"],
+            ],
+            "parameters": [
+                "require_force_update": [
+                    "defaultValue": ["value": "false"],
+                    "conditionalValues": ["ios_too_old": ["value": "true"], "broken_release": ["value": "true"]],
+                    "valueType": "BOOLEAN",
+                ],
+                "current_version": ["defaultValue": ["value": currentVersion], "valueType": "STRING"],
+                "app_store_url": ["defaultValue": ["useInAppDefault": true], "valueType": "STRING"],
+            ],
+        ]
+    }
+}
