@@ -11,16 +11,24 @@ public struct AppEnvironment: Sendable {
     public let keys: KeyStore
     public let templates: TemplateStore
     public let drafts: DraftStore
-    /// Called after this server publishes a version, before the response goes out.
-    public let onPublished: @Sendable (StoredVersion) async -> Void
+    /// The compiled published templates the fetch path serves.
+    public let published: PublishedTemplates
+    /// Client keys in memory.
+    public let clientKeys: ClientKeys
 
-    public init(database: Database, onPublished: @escaping @Sendable (StoredVersion) async -> Void = { _ in }) {
+    public init(database: Database, logger: Logger) {
         self.database = database
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
         self.templates = TemplateStore(database: database)
         self.drafts = DraftStore(database: database)
-        self.onPublished = onPublished
+        self.published = PublishedTemplates(templates: templates, logger: logger)
+        self.clientKeys = ClientKeys(keys: keys)
+    }
+
+    /// This server published `stored`: serve it at once, without waiting for the NOTIFY.
+    func onPublished(_ stored: StoredVersion) {
+        published.install(stored)
     }
 }
 
@@ -32,9 +40,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     router.add(middleware: ErrorMiddleware(routes: table))
     let routes = Routes(router: router, table: table)
     let auth = Authenticator(keys: environment.keys)
-    OpsController(database: environment.database).addRoutes(to: routes)
-    ProjectsController(projects: environment.projects, auth: auth).addRoutes(to: routes)
-    APIKeysController(keys: environment.keys, auth: auth).addRoutes(to: routes)
+    OpsController(database: environment.database, published: environment.published).addRoutes(to: routes)
+    ProjectsController(environment: environment, auth: auth).addRoutes(to: routes)
+    APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
+    FetchController(published: environment.published, clientKeys: environment.clientKeys).addRoutes(to: routes)
     let templates = TemplatesController(environment: environment, auth: auth)
     templates.addRoutes(to: routes)
     DraftsController(environment: environment, templatesController: templates).addRoutes(to: routes)
@@ -47,7 +56,7 @@ public func buildApplication(
     configuration: ServerConfiguration, database: Database, logger: Logger, routes: RouteTable = RouteTable(),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let environment = AppEnvironment(database: database)
+    let environment = AppEnvironment(database: database, logger: logger)
     let router = buildRouter(environment, routes: routes)
     var app = Application(
         router: router,
@@ -57,8 +66,14 @@ public func buildApplication(
         logger: logger
     )
     app.addServices(database.client)
+    app.addServices(
+        EventListener(
+            url: database.url, published: environment.published, clientKeys: environment.clientKeys, logger: logger,
+            interval: configuration.cacheCheckInterval))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
+        try await environment.published.synchronize()
+        try await environment.clientKeys.synchronize()
     }
     return app
 }

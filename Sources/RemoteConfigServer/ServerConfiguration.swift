@@ -13,6 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var adminToken: String?
     /// Where to look for the PostgreSQL server binaries; nil searches the usual places.
     public var postgresBinDirectory: String?
+    /// How often each server re-reads the latest versions and keys, a safety net behind NOTIFY.
+    public var cacheCheckInterval: Duration = .seconds(5)
 
     public init() {}
 

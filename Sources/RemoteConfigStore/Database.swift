@@ -11,9 +11,9 @@ public final class Database: Sendable {
     let deadline: Duration
 
     /// Creates the pool; it connects once `client.run()` runs (the application adds it as a service).
-    public init(url: DatabaseURL, logger: Logger, deadline: Duration = .seconds(5)) {
+    public init(url: DatabaseURL, logger: Logger, deadline: Duration = .seconds(5), maximumConnections: Int = 20) {
         var configuration = url.clientConfiguration()
-        configuration.options.maximumConnections = 20
+        configuration.options.maximumConnections = maximumConnections
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.url = url
         self.logger = logger
@@ -70,11 +70,14 @@ func withDeadline<T: Sendable>(
 public func connectOnce(_ url: DatabaseURL, logger: Logger, timeout: Duration = .seconds(10)) async throws
     -> PostgresConnection
 {
-    let configuration = try url.connectionConfiguration()
+    var configuration = try url.connectionConfiguration()
+    // The driver's own timeout, not `withDeadline`: a connection that completes after a deadline fired
+    // would be dropped unclosed.
+    let parts = timeout.components
+    configuration.options.connectTimeout = .nanoseconds(
+        parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
     do {
-        return try await withDeadline(timeout) {
-            try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-        }
+        return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
     } catch {
         throw StoreError.map(error)
     }

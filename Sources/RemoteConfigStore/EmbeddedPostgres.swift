@@ -82,7 +82,10 @@ public final class EmbeddedPostgres: Sendable {
             logger.notice("adopting the PostgreSQL server already running on \(pgData)")
         } else {
             var options = "-k \(socketDirectory) -c listen_addresses='' -c unix_socket_permissions=0700"
-            if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
+            if !durable {
+                // Test clusters: many databases and servers at once, nothing worth syncing.
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400"
+            }
             try run(binaries.pgCtl, ["-D", pgData, "-l", logFile, "-w", "-t", "60", "-o", options, "start"])
         }
         return databaseURL

@@ -194,3 +194,23 @@ public struct KeyStore: Sendable {
         return (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 }
+
+extension KeyStore {
+    /// Every active key with the hash of its secret (what servers keep in memory).
+    public func activeKeyHashes() async throws -> [(hash: Data, key: APIKey)] {
+        try await database.run { client in
+            let rows = try await client.query(
+                "SELECT key_hash, \(unescaped: Self.columns) FROM api_keys WHERE revoked_at IS NULL")
+            var result: [(hash: Data, key: APIKey)] = []
+            for try await (hash, id, name, role, project, prefix, created) in rows.decode(
+                (Data, String, String, String, String?, String, Date).self)
+            {
+                let key = APIKey(
+                    id: id, displayName: name, role: Role(rawValue: role) ?? .viewer, project: project,
+                    keyPrefix: prefix, createTime: created)
+                result.append((hash, key))
+            }
+            return result
+        }
+    }
+}

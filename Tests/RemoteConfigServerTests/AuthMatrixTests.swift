@@ -26,7 +26,10 @@ import Testing
         "DELETE /v1/projects/{p}/remoteConfig/draft": ("editor", true),
         "POST /v1/projects/{p}/remoteConfig/draft:publish": ("editor", true),
     ]
-    static let publicRoutes: Set<String> = ["GET /healthz", "GET /readyz", "GET /openapi.yaml"]
+    /// Routes without a bearer key: probes, the spec, and client routes (their keys are tested in FetchTests).
+    static let publicRoutes: Set<String> = [
+        "GET /healthz", "GET /readyz", "GET /openapi.yaml", "POST /v1/projects/{p}/remoteConfig:fetch",
+    ]
     static let roles = ["viewer", "editor", "admin"]
 
     @Test func everyAdminRouteAnswers401And403AsItShould() async throws {

@@ -31,7 +31,7 @@ struct TestApp {
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let database = Database(url: url, logger: logger)
+        let database = Database(url: url, logger: logger, maximumConnections: 6)
         var configuration = ServerConfiguration()
         configuration.adminToken = adminToken
         configuration.dataDirectory = NSTemporaryDirectory() + "rc-app-\(UUID().uuidString)"

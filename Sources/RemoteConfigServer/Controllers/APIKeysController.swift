@@ -5,6 +5,7 @@ import RemoteConfigStore
 /// `/v1/apiKeys`: create, list and revoke keys. A key for one project manages only that project's keys.
 struct APIKeysController {
     let keys: KeyStore
+    let clientKeys: ClientKeys
     let auth: Authenticator
 
     func addRoutes(to routes: Routes) {
@@ -54,6 +55,7 @@ struct APIKeysController {
             throw APIError.notFound("apiKeys/\(id) not found")
         }
         try await keys.revoke(id: id, actor: actor.displayName)
+        clientKeys.revoke(id: id)
         return try JSONResponse.make([:], status: .ok)
     }
 

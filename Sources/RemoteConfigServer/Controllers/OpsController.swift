@@ -6,6 +6,7 @@ import RemoteConfigStore
 /// `/healthz`, `/readyz` and `/openapi.yaml`: what load balancers, probes and API tools read.
 struct OpsController {
     let database: Database
+    let published: PublishedTemplates
 
     func addRoutes(to routes: Routes) {
         routes.get("/healthz", use: health)
@@ -20,6 +21,9 @@ struct OpsController {
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard await database.ping() else {
             throw APIError.unavailable("the database does not answer")
+        }
+        guard published.isLoaded else {
+            throw APIError.unavailable("the published templates are still loading")
         }
         return try JSONResponse.make(["status": "ready"])
     }

@@ -4,8 +4,9 @@ import RemoteConfigStore
 
 /// `/v1/projects`: create, list and read projects.
 struct ProjectsController {
-    let projects: ProjectStore
+    let environment: AppEnvironment
     let auth: Authenticator
+    var projects: ProjectStore { environment.projects }
 
     /// `^[a-z][a-z0-9-]{2,62}$`, checked by hand (a `Regex` is not `Sendable`).
     static func isValidID(_ id: String) -> Bool {

@@ -228,7 +228,7 @@ struct TemplatesController {
     func publishing(_ body: () async throws -> StoredVersion) async throws -> StoredVersion {
         do {
             let stored = try await body()
-            await environment.onPublished(stored)
+            environment.onPublished(stored)
             return stored
         } catch TemplateStoreError.stale {
             throw TemplateHTTP.stale("published template")

@@ -1,0 +1,137 @@
+import Foundation
+import RemoteConfigCore
+
+/// The body of `remoteConfig:fetch`, checked field by field and turned into a `FetchContext`.
+enum FetchRequest {
+    /// Parses `bytes`; 400 naming the field for anything malformed.
+    static func context(from bytes: some Collection<UInt8>, now: Date) throws -> FetchContext {
+        let object: JSONObject
+        do {
+            guard case .object(let parsed) = try JSONValue(parsing: bytes) else {
+                throw APIError.invalidField("body", reason: "NOT_AN_OBJECT", "the request body must be a JSON object")
+            }
+            object = parsed
+        } catch let error as JSONParseError {
+            throw APIError.invalidField(
+                "body", reason: "MALFORMED_JSON", "the request body is not valid JSON: \(error)")
+        }
+        var context = FetchContext(now: now)
+        guard let instance = try string(object, "appInstanceId", maxLength: 256), !instance.isEmpty else {
+            throw APIError.invalidField("appInstanceId", reason: "REQUIRED", "appInstanceId is required")
+        }
+        context.appInstanceId = instance
+        context.appId = try string(object, "appId", maxLength: 256)
+        if let platform = try string(object, "platform", maxLength: 16) {
+            guard let value = Platform(caseInsensitive: platform) else {
+                throw APIError.invalidField(
+                    "platform", reason: "INVALID_PLATFORM", "platform must be IOS, ANDROID or WEB")
+            }
+            context.platform = value
+        }
+        context.appVersion = try version(object, "appVersion")
+        context.appBuild = try version(object, "appBuild")
+        if let country = try string(object, "countryCode", maxLength: 8) {
+            guard country.count >= 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw APIError.invalidField(
+                    "countryCode", reason: "INVALID_COUNTRY", "countryCode must be a country code such as JP")
+            }
+            context.countryCode = country
+        }
+        if let language = try string(object, "languageCode", maxLength: 35) {
+            let valid = language.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+                $0.split(separator: "_", omittingEmptySubsequences: false)
+            }.allSatisfy {
+                !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            }
+            guard valid else {
+                throw APIError.invalidField(
+                    "languageCode", reason: "INVALID_LANGUAGE", "languageCode must be a language tag such as ja-JP")
+            }
+            context.languageCode = language
+        }
+        if let zone = try string(object, "timeZone", maxLength: 64), TimeZone(identifier: zone) == nil {
+            throw APIError.invalidField("timeZone", reason: "INVALID_TIME_ZONE", "timeZone must be an IANA zone name")
+        }
+        _ = try string(object, "sdkVersion", maxLength: 128)
+        if let first = try string(object, "firstOpenTime", maxLength: 64) {
+            guard let date = parseTime(first) else {
+                throw APIError.invalidField(
+                    "firstOpenTime", reason: "INVALID_TIME", "firstOpenTime must be an RFC 3339 time")
+            }
+            context.firstOpenTime = date
+        }
+        context.customSignals = try signals(object, "customSignals")
+        context.userProperties = try signals(object, "userProperties")
+        return context
+    }
+
+    private static func string(_ object: JSONObject, _ field: String, maxLength: Int) throws -> String? {
+        switch object[field] {
+        case nil, .null?:
+            return nil
+        case .string(let text)?:
+            guard text.count <= maxLength else {
+                throw APIError.invalidField(
+                    field, reason: "TOO_LONG", "\(field) is longer than \(maxLength) characters")
+            }
+            return text
+        default:
+            throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string")
+        }
+    }
+
+    /// A version or build: 1 to 64 characters of letters, digits, `.`, `-`, `+`, `_`.
+    private static func version(_ object: JSONObject, _ field: String) throws -> String? {
+        guard let text = try string(object, field, maxLength: 64) else { return nil }
+        let allowed = text.unicodeScalars.allSatisfy {
+            ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+                || ".-+_".unicodeScalars.contains($0)
+        }
+        guard !text.isEmpty, allowed else {
+            throw APIError.invalidField(
+                field, reason: "INVALID_VERSION", "\(field) must look like 2.1.0 (digits, letters, dots)")
+        }
+        return text
+    }
+
+    private static func signals(_ object: JSONObject, _ field: String) throws -> [String: SignalValue] {
+        switch object[field] {
+        case nil, .null?:
+            return [:]
+        case .object(let members)?:
+            guard members.count <= 100 else {
+                throw APIError.invalidField(field, reason: "LIMIT_EXCEEDED", "at most 100 \(field)")
+            }
+            var result: [String: SignalValue] = [:]
+            for member in members {
+                let path = "\(field).\(member.key)"
+                guard member.key.count <= 250 else {
+                    throw APIError.invalidField(path, reason: "TOO_LONG", "signal names have at most 250 characters")
+                }
+                switch member.value {
+                case .string(let text):
+                    guard text.count <= 500 else {
+                        throw APIError.invalidField(
+                            path, reason: "TOO_LONG", "signal values have at most 500 characters")
+                    }
+                    result[member.key] = .string(text)
+                case .number:
+                    guard let number = member.value.doubleValue, number.isFinite else {
+                        throw APIError.invalidField(path, reason: "NOT_A_NUMBER", "\(path) is not a finite number")
+                    }
+                    result[member.key] = .number(number)
+                default:
+                    throw APIError.invalidField(path, reason: "INVALID_SIGNAL", "\(path) must be a string or a number")
+                }
+            }
+            return result
+        default:
+            throw APIError.invalidField(field, reason: "NOT_AN_OBJECT", "\(field) must be an object")
+        }
+    }
+
+    private static func parseTime(_ text: String) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import RemoteConfigStore
+import RemoteConfigTestSupport
+import Testing
+
+/// Several servers on one database: publishes and revocations reach every one of them.
+@Suite struct ReplicaTests {
+    static let token = "rc_admin_replicaTestToken000000000000000"
+
+    /// Two servers on a fresh database, with a project and a client key.
+    static func twoServers() async throws -> (ServerProcess, ServerProcess, [String], String) {
+        let url = ServeCommandTests.urlText(try await TestCluster.shared.makeDatabase())
+        let environment = ["RC_ADMIN_TOKEN": token, "RC_LOG_LEVEL": "warning"]
+        let one = try ServerProcess(["serve", "--port", "0", "--database-url", url], environment: environment)
+        let two = try ServerProcess(["serve", "--port", "0", "--database-url", url], environment: environment)
+        let bases = [
+            "http://127.0.0.1:\(try await one.waitUntilListening())",
+            "http://127.0.0.1:\(try await two.waitUntilListening())",
+        ]
+        let admin = ["Authorization": "Bearer \(token)"]
+        let project = try await HTTP.request(
+            "POST", bases[0] + "/v1/projects", headers: admin, body: HTTP.json(["projectId": "shop-app"]))
+        #expect(project.status == 201)
+        let key = try await HTTP.request(
+            "POST", bases[0] + "/v1/apiKeys", headers: admin,
+            body: HTTP.json(["role": "client", "project": "shop-app", "displayName": "app"]))
+        let secret = try #require(key.json["key"] as? String)
+        return (one, two, bases, secret)
+    }
+
+    static func fetch(_ base: String, key: String) async throws -> HTTP.Reply {
+        try await HTTP.request(
+            "POST", base + "/v1/projects/shop-app/remoteConfig:fetch", headers: ["X-API-Key": key],
+            body: HTTP.json(["appInstanceId": "i", "platform": "IOS", "appVersion": "1.0.0"]))
+    }
+
+    /// Polls `condition` every 20 ms until it holds or `limit` passes; returns the time it took.
+    static func within(_ limit: Duration, _ condition: () async throws -> Bool) async throws -> Duration? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < limit {
+            if try await condition() { return ContinuousClock.now - start }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    @Test func aPublishOnOneServerIsServedByTheOtherWithinASecond() async throws {
+        let (one, two, bases, key) = try await Self.twoServers()
+        defer {
+            one.signal()
+            two.signal()
+        }
+        #expect(try await Self.fetch(bases[1], key: key).json["state"] as? String == "NO_TEMPLATE")
+        let template = ["parameters": ["current_version": ["defaultValue": ["value": "2.3.0"]]]]
+        let publish = try await HTTP.request(
+            "PUT", bases[0] + "/v1/projects/shop-app/remoteConfig",
+            headers: ["Authorization": "Bearer \(Self.token)", "If-Match": "*"], body: HTTP.json(template))
+        #expect(publish.status == 200)
+        let delay = try await Self.within(.seconds(1)) {
+            try await Self.fetch(bases[1], key: key).json["templateVersion"] as? String == "1"
+        }
+        #expect(delay != nil, "the second server did not serve version 1 within a second")
+        print("publish on server 1 served by server 2 after \(delay ?? .seconds(1))")
+    }
+
+    @Test func aRevokedClientKeyIsRefusedByEveryServerWithinASecond() async throws {
+        let (one, two, bases, key) = try await Self.twoServers()
+        defer {
+            one.signal()
+            two.signal()
+        }
+        // Both servers have seen (and cached) the key.
+        #expect(try await Self.fetch(bases[0], key: key).status == 200)
+        #expect(try await Self.fetch(bases[1], key: key).status == 200)
+        let list = try await HTTP.request(
+            "GET", bases[0] + "/v1/apiKeys", headers: ["Authorization": "Bearer \(Self.token)"])
+        let names = (list.json["apiKeys"] as? [[String: Any]])?.filter { $0["role"] as? String == "client" }
+        let name = try #require(names?.first?["name"] as? String)
+        let revoke = try await HTTP.request(
+            "DELETE", bases[0] + "/v1/\(name)", headers: ["Authorization": "Bearer \(Self.token)"])
+        #expect(revoke.status == 200)
+        let delay = try await Self.within(.seconds(1)) {
+            try await Self.fetch(bases[1], key: key).status == 401
+        }
+        #expect(delay != nil, "the second server still accepted the revoked key after a second")
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import Testing
+
+/// `remoteConfig:fetch`: keys, request checks, evaluation, states and ETags.
+@Suite struct FetchTests {
+    static let path = "/v1/projects/shop-app/remoteConfig:fetch"
+
+    /// Sends a fetch with a client key.
+    static func fetch(
+        _ app: TestApp.Session, key: String?, _ body: [String: Any], ifNoneMatch: String? = nil,
+        path: String = FetchTests.path
+    ) async throws -> TestApp.Reply {
+        var headers = HTTPFields()
+        if let key { headers[.init("X-API-Key")!] = key }
+        if let ifNoneMatch { headers[.ifNoneMatch] = ifNoneMatch }
+        return try await app.call(.post, path, token: nil, json: body, headers: headers)
+    }
+
+    static func ios(_ version: String) -> [String: Any] {
+        ["appInstanceId": "install-1", "platform": "IOS", "appVersion": version]
+    }
+
+    @Test func clientKeysOpenOnlyTheirProjectsFetch() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.createProject("other-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            let otherClient = try await app.createKey(role: "client", project: "other-app")
+            let admin = try await app.createKey(role: "admin")
+            #expect(try await Self.fetch(app, key: client.secret, Self.ios("1.0.0")).status == 200)
+            let byQuery = try await app.call(
+                .post, Self.path + "?key=\(client.secret)", token: nil, json: Self.ios("1.0.0"))
+            #expect(byQuery.status == 200)
+            #expect(try await Self.fetch(app, key: nil, Self.ios("1.0.0")).status == 401)
+            #expect(try await Self.fetch(app, key: "rc_client_nope", Self.ios("1.0.0")).status == 401)
+            #expect(try await Self.fetch(app, key: admin.secret, Self.ios("1.0.0")).status == 403)
+            #expect(try await Self.fetch(app, key: otherClient.secret, Self.ios("1.0.0")).status == 403)
+            let bearerOnly = try await app.call(.post, Self.path, json: Self.ios("1.0.0"))
+            #expect(bearerOnly.status == 401)
+            try await app.call(.delete, "/v1/apiKeys/\(client.id)")
+            #expect(try await Self.fetch(app, key: client.secret, Self.ios("1.0.0")).status == 401)
+        }
+    }
+
+    @Test func badRequestsNameTheField() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            let cases: [([String: Any], String)] = [
+                (["platform": "IOS"], "appInstanceId"),
+                (["appInstanceId": "a", "platform": "SYMBIAN"], "platform"),
+                (["appInstanceId": "a", "appVersion": "2.0 beta"], "appVersion"),
+                (["appInstanceId": "a", "appVersion": 2], "appVersion"),
+                (["appInstanceId": 7], "appInstanceId"),
+                (["appInstanceId": "a", "customSignals": ["plan": ["nested": true]]], "customSignals.plan"),
+                (["appInstanceId": "a", "customSignals": "pro"], "customSignals"),
+                (["appInstanceId": "a", "countryCode": "J1"], "countryCode"),
+                (["appInstanceId": "a", "timeZone": "Mars/Base"], "timeZone"),
+            ]
+            for (body, field) in cases {
+                let reply = try await Self.fetch(app, key: client.secret, body)
+                #expect(reply.status == 400, "\(body)")
+                #expect(reply.errorFields == [field], "\(body): \(reply.text)")
+            }
+            var headers = HTTPFields()
+            headers[.init("X-API-Key")!] = client.secret
+            let malformed = try await app.call(
+                .post, Self.path, token: nil, raw: ByteBuffer(string: "{"), headers: headers)
+            #expect(malformed.status == 400)
+            let huge = try await Self.fetch(
+                app, key: client.secret, ["appInstanceId": String(repeating: "x", count: 1 << 20)])
+            #expect(huge.status == 413)
+            #expect(huge.errorStatus == "PAYLOAD_TOO_LARGE")
+        }
+    }
+
+    @Test func statesFollowWhatIsPublished() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            let none = try await Self.fetch(app, key: client.secret, Self.ios("1.0.0"))
+            #expect(none.json["state"] as? String == "NO_TEMPLATE")
+            #expect((none.json["entries"] as? [String: String])?.isEmpty == true)
+            #expect(none.json["templateVersion"] == nil)
+
+            try await app.publish(
+                "shop-app",
+                [
+                    "conditions": [["name": "android", "expression": "device.os == 'android'"]],
+                    "parameters": [
+                        "only_android": [
+                            "defaultValue": ["useInAppDefault": true],
+                            "conditionalValues": ["android": ["value": "yes"]],
+                        ]
+                    ],
+                ])
+            let empty = try await Self.fetch(app, key: client.secret, Self.ios("1.0.0"))
+            #expect(empty.json["state"] as? String == "EMPTY_CONFIG")
+            #expect(empty.json["templateVersion"] as? String == "1")
+            let android = try await Self.fetch(
+                app, key: client.secret, ["appInstanceId": "a", "platform": "android", "appVersion": "1.0.0"])
+            #expect(android.json["state"] as? String == "UPDATE")
+            #expect(android.json["entries"] as? [String: String] == ["only_android": "yes"])
+        }
+    }
+
+    @Test func countryAndLanguageAreNormalised() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            try await app.publish(
+                "shop-app",
+                [
+                    "conditions": [
+                        ["name": "jp", "expression": "device.country in ['jp']"],
+                        ["name": "british", "expression": "device.language in ['en-GB']"],
+                    ],
+                    "parameters": [
+                        "greeting": [
+                            "defaultValue": ["value": "hello"],
+                            "conditionalValues": ["jp": ["value": "konnichiwa"], "british": ["value": "cheers"]],
+                        ]
+                    ],
+                ])
+            for (country, language, expected) in [
+                ("JP", "ja-JP", "konnichiwa"), ("jp", "ja", "konnichiwa"), ("GB", "en_GB", "cheers"),
+                ("gb", "EN-gb", "cheers"), ("US", "en-US", "hello"),
+            ] {
+                let reply = try await Self.fetch(
+                    app, key: client.secret, ["appInstanceId": "a", "countryCode": country, "languageCode": language])
+                #expect((reply.json["entries"] as? [String: String])?["greeting"] == expected, "\(country) \(language)")
+            }
+        }
+    }
+
+    @Test func etagsFollowWhatThisCallerReceives() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            func template(android: String, ios: String) -> [String: Any] {
+                [
+                    "conditions": [
+                        ["name": "android", "expression": "device.os == 'android'"],
+                        ["name": "ios", "expression": "device.os == 'ios'"],
+                    ],
+                    "parameters": [
+                        "banner": [
+                            "defaultValue": ["value": "default"],
+                            "conditionalValues": ["android": ["value": android], "ios": ["value": ios]],
+                        ]
+                    ],
+                ]
+            }
+            try await app.publish("shop-app", template(android: "a1", ios: "i1"))
+            let first = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"))
+            let etag = try #require(first.headers[.eTag])
+            #expect(first.headers[.cacheControl] == "private, no-cache")
+
+            let notModified = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"), ifNoneMatch: etag)
+            #expect(notModified.status == 304)
+            #expect(notModified.body.isEmpty)
+            #expect(notModified.headers[.eTag] == etag)
+
+            try await app.publish("shop-app", template(android: "a2", ios: "i1"))
+            let unchanged = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"), ifNoneMatch: etag)
+            #expect(unchanged.status == 304, "an Android-only change must not change an iOS caller's ETag")
+
+            try await app.publish("shop-app", template(android: "a2", ios: "i2"))
+            let changed = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"), ifNoneMatch: etag)
+            #expect(changed.status == 200)
+            #expect(changed.headers[.eTag] != etag)
+            #expect((changed.json["entries"] as? [String: String])?["banner"] == "i2")
+            #expect(changed.json["templateVersion"] as? String == "3")
+
+            try await app.call(.post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": "1"])
+            let rolledBack = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"), ifNoneMatch: etag)
+            #expect(rolledBack.status == 304, "rolling back to what this caller had restores its ETag")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The README's force-update example, end to end through publish and fetch.
+@Suite struct ForceUpdateTests {
+    static var template: [String: Any] {
+        [
+            "conditions": [
+                ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"],
+                ["name": "broken_release", "expression": "app.version.==(['1.1.4'])"],
+            ],
+            "parameters": [
+                "require_force_update": [
+                    "defaultValue": ["value": "false"],
+                    "conditionalValues": ["ios_too_old": ["value": "true"], "broken_release": ["value": "true"]],
+                    "valueType": "BOOLEAN",
+                ],
+                "current_version": ["defaultValue": ["value": "2.3.0"], "valueType": "STRING"],
+                "app_store_url": [
+                    "defaultValue": ["value": "https://apps.apple.com/app/id123"], "valueType": "STRING",
+                ],
+            ],
+        ]
+    }
+
+    @Test func appsTooOldOrBrokenMustUpdate() async throws {
+        let body = try JSONSerialization.data(withJSONObject: Self.template)
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            let published = try await app.call(
+                .put, "/v1/projects/shop-app/remoteConfig", raw: .init(bytes: body), headers: [.ifMatch: "*"])
+            #expect(published.status == 200)
+            let cases: [(platform: String, version: String, forced: String)] = [
+                ("IOS", "1.0.0", "true"),  // too old
+                ("IOS", "1.1.4", "true"),  // too old, and the broken release
+                ("IOS", "1.9.9", "true"),  // too old
+                ("IOS", "2.0.0", "false"),  // merely behind 2.3.0: a dismissable "update available"
+                ("IOS", "2.1", "false"),  // 2.1 is 2.1.0
+                ("ANDROID", "1.0.0", "false"),  // the iOS rule does not apply
+                ("ANDROID", "1.1.4", "true"),  // the broken release, on every platform
+            ]
+            for (platform, version, forced) in cases {
+                let reply = try await FetchTests.fetch(
+                    app, key: client.secret, ["appInstanceId": "i", "platform": platform, "appVersion": version])
+                let entries = reply.json["entries"] as? [String: String]
+                #expect(entries?["require_force_update"] == forced, "\(platform) \(version)")
+                #expect(entries?["current_version"] == "2.3.0")
+                #expect(entries?["app_store_url"] == "https://apps.apple.com/app/id123")
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import RemoteConfigServer
+import RemoteConfigStore
+import RemoteConfigTestSupport
+import Testing
+
+/// While PostgreSQL is down, fetch keeps answering from memory.
+@Suite struct OutageTests {
+    @Test func fetchAnswersFromMemoryWhileTheDatabaseIsDown() async throws {
+        let cluster = try await PrivateCluster.start()
+        defer { cluster.destroy() }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var configuration = ServerConfiguration()
+        configuration.adminToken = TestApp.adminToken
+        let app = buildApplication(
+            configuration: configuration, database: Database(url: cluster.url, logger: logger), logger: logger)
+        try await app.test(.router) { client in
+            let admin: HTTPFields = [.authorization: "Bearer \(TestApp.adminToken)"]
+            _ = try await client.execute(
+                uri: "/v1/projects", method: .post, headers: admin, body: .init(string: #"{"projectId": "shop-app"}"#))
+            let key = try await client.execute(
+                uri: "/v1/apiKeys", method: .post, headers: admin,
+                body: .init(string: #"{"role": "client", "project": "shop-app"}"#))
+            let secret = try #require(
+                (try JSONSerialization.jsonObject(with: Data(buffer: key.body)) as? [String: Any])?["key"] as? String)
+            var publishHeaders = admin
+            publishHeaders[.ifMatch] = "*"
+            let published = try await client.execute(
+                uri: "/v1/projects/shop-app/remoteConfig", method: .put, headers: publishHeaders,
+                body: .init(string: #"{"parameters": {"min_supported_version": {"defaultValue": {"value": "2.0.0"}}}}"#)
+            )
+            #expect(published.status == .ok)
+
+            func fetch() async throws -> (HTTPResponse.Status, String) {
+                let response = try await client.execute(
+                    uri: "/v1/projects/shop-app/remoteConfig:fetch", method: .post,
+                    headers: [.init("X-API-Key")!: secret],
+                    body: .init(string: #"{"appInstanceId": "i", "platform": "IOS", "appVersion": "1.0.0"}"#))
+                return (response.status, String(buffer: response.body))
+            }
+            #expect(try await fetch().0 == .ok)
+            try cluster.embedded.stop()
+            var answered = 0
+            for _ in 0..<20 {
+                let (status, body) = try await fetch()
+                if status == .ok, body.contains("2.0.0") { answered += 1 }
+            }
+            #expect(answered == 20, "fetch must keep answering from memory while PostgreSQL is down")
+            let write = try await client.execute(
+                uri: "/v1/projects/shop-app/remoteConfig", method: .put, headers: publishHeaders,
+                body: .init(string: "{}"))
+            #expect(write.status == .serviceUnavailable)
+            _ = try cluster.embedded.start()
+        }
+    }
+}
