@@ -1,7 +1,7 @@
 import Foundation
 
-/// The Swift SDK for apps; filled in by the client SDK issue.
+/// Facts about the Swift SDK itself.
 public enum RemoteConfigClientInfo {
     /// The SDK's version, sent as `sdkVersion`.
-    public static let sdkVersion = "remote-config-swift/0.1"
+    public static let sdkVersion = "remote-config-swift/1.0"
 }

@@ -15,8 +15,10 @@ public struct AppEnvironment: Sendable {
     public let published: PublishedTemplates
     /// Client keys in memory.
     public let clientKeys: ClientKeys
+    /// Realtime subscribers.
+    public let streams: StreamHub
 
-    public init(database: Database, logger: Logger) {
+    public init(database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15)) {
         self.database = database
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
@@ -24,6 +26,10 @@ public struct AppEnvironment: Sendable {
         self.drafts = DraftStore(database: database)
         self.published = PublishedTemplates(templates: templates, logger: logger)
         self.clientKeys = ClientKeys(keys: keys)
+        let streams = StreamHub(keepAliveInterval: streamKeepAliveInterval)
+        self.streams = streams
+        published.observe { project, version in streams.publish(project: project, version: version) }
+        clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
     }
 
     /// This server published `stored`: serve it at once, without waiting for the NOTIFY.
@@ -44,6 +50,8 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ProjectsController(environment: environment, auth: auth).addRoutes(to: routes)
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
     FetchController(published: environment.published, clientKeys: environment.clientKeys).addRoutes(to: routes)
+    StreamController(published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams)
+        .addRoutes(to: routes)
     let templates = TemplatesController(environment: environment, auth: auth)
     templates.addRoutes(to: routes)
     DraftsController(environment: environment, templatesController: templates).addRoutes(to: routes)
@@ -56,7 +64,8 @@ public func buildApplication(
     configuration: ServerConfiguration, database: Database, logger: Logger, routes: RouteTable = RouteTable(),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let environment = AppEnvironment(database: database, logger: logger)
+    let environment = AppEnvironment(
+        database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval)
     let router = buildRouter(environment, routes: routes)
     var app = Application(
         router: router,
@@ -65,7 +74,7 @@ public func buildApplication(
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-    app.addServices(database.client)
+    app.addServices(database.client, StreamHubService(hub: environment.streams))
     app.addServices(
         EventListener(
             url: database.url, published: environment.published, clientKeys: environment.clientKeys, logger: logger,

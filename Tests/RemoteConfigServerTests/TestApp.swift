@@ -27,7 +27,8 @@ struct TestApp {
     /// Runs `body` against an application on the database at `url` (a second run is a restart).
     @discardableResult
     static func run<T: Sendable>(
-        url: DatabaseURL, routes: RouteTable = RouteTable(), _ body: @Sendable (Session) async throws -> T
+        url: DatabaseURL, routes: RouteTable = RouteTable(), live: Bool = false,
+        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -35,17 +36,29 @@ struct TestApp {
         var configuration = ServerConfiguration()
         configuration.adminToken = adminToken
         configuration.dataDirectory = NSTemporaryDirectory() + "rc-app-\(UUID().uuidString)"
+        configuration.port = 0
+        configure(&configuration)
         let app = buildApplication(
             configuration: configuration, database: database, logger: logger, routes: routes)
-        return try await app.test(.router) { client in
+        return try await app.test(live ? .live : .router) { client in
             try await body(Session(client: client, database: database))
         }
+    }
+
+    /// Runs `body` against an application listening on a real loopback port (streams need one).
+    @discardableResult
+    static func live<T: Sendable>(
+        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
+    ) async throws -> T {
+        try await run(url: try await TestCluster.shared.makeDatabase(), live: true, configure: configure, body)
     }
 
     /// A client bound to one application, with JSON helpers.
     struct Session: Sendable {
         let client: any TestClientProtocol
         let database: Database
+        /// The port of a live application.
+        var port: Int { client.port ?? 0 }
 
         /// Sends a request; `token` goes in `Authorization: Bearer`.
         @discardableResult

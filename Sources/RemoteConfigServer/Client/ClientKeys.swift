@@ -21,6 +21,7 @@ public final class ClientKeys: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    private let revokeObservers = NIOLockedValueBox<[@Sendable (String) -> Void]>([])
     private let keys: KeyStore
     /// How long an unknown secret is answered from memory.
     let negativeTTL: Duration = .seconds(2)
@@ -51,21 +52,34 @@ public final class ClientKeys: Sendable {
         return found.map { Key(id: $0.id, project: $0.project, role: $0.role) }
     }
 
-    /// Forgets a revoked key at once.
+    /// Forgets a revoked key at once, and tells the observers (open streams of the key close).
     public func revoke(id: String) {
         state.withLockedValue { state in
             state.byHash = state.byHash.filter { $0.value.id != id }
         }
+        for observer in revokeObservers.withLockedValue({ $0 }) { observer(id) }
+    }
+
+    /// Registers a callback for revocations.
+    public func onRevoke(_ observer: @escaping @Sendable (String) -> Void) {
+        revokeObservers.withLockedValue { $0.append(observer) }
     }
 
     /// Replaces the whole set with the database's active keys.
     public func synchronize() async throws {
         let active = try await keys.activeKeyHashes()
-        state.withLockedValue { state in
+        let activeIDs = Set(active.map(\.key.id))
+        let removed = state.withLockedValue { state -> Set<String> in
+            let before = Set(state.byHash.values.map(\.id))
             state.byHash = Dictionary(
                 active.map { ($0.hash, Key(id: $0.key.id, project: $0.key.project, role: $0.key.role)) },
                 uniquingKeysWith: { first, _ in first })
             state.unknown.removeAll()
+            return before.subtracting(activeIDs)
+        }
+        // Revocations whose NOTIFY this server missed: close their streams too.
+        for id in removed {
+            for observer in revokeObservers.withLockedValue({ $0 }) { observer(id) }
         }
     }
 }

@@ -15,7 +15,7 @@ struct EventListener: Service {
     let interval: Duration
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        try? await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await listenForever() }
                 group.addTask { await checkPeriodically() }

@@ -85,3 +85,47 @@ import Testing
         #expect(delay != nil, "the second server still accepted the revoked key after a second")
     }
 }
+
+/// Realtime across replicas and at shutdown.
+@Suite struct RealtimeReplicaTests {
+    @Test func subscribersOfEveryServerHearOfAPublishWithinASecond() async throws {
+        let (one, two, bases, key) = try await ReplicaTests.twoServers()
+        defer {
+            one.signal()
+            two.signal()
+        }
+        let ports = bases.map { Int($0.split(separator: ":").last!)! }
+        let path = "/v1/projects/shop-app/remoteConfig:stream"
+        let streams = try ports.map { try SSEClient(port: $0, path: path, headers: ["X-API-Key": key]) }
+        for stream in streams {
+            _ = try await stream.head()
+            #expect(try await stream.next()?.retry == "2000")
+        }
+        let start = ContinuousClock.now
+        let publish = try await HTTP.request(
+            "PUT", bases[0] + "/v1/projects/shop-app/remoteConfig",
+            headers: ["Authorization": "Bearer \(ReplicaTests.token)", "If-Match": "*"],
+            body: HTTP.json(["parameters": ["min_supported_version": ["defaultValue": ["value": "2.0.0"]]]]))
+        #expect(publish.status == 200)
+        for (index, stream) in streams.enumerated() {
+            let event = try await stream.next(timeout: .seconds(1))
+            #expect(event?.id == "1", "server \(index + 1) did not announce version 1 within a second")
+        }
+        print("publish on server 1 announced on both servers after \(ContinuousClock.now - start)")
+    }
+
+    @Test func sigtermClosesStreamsAndExitsPromptly() async throws {
+        let (one, two, bases, key) = try await ReplicaTests.twoServers()
+        defer { two.signal() }
+        let port = Int(bases[0].split(separator: ":").last!)!
+        let stream = try SSEClient(
+            port: port, path: "/v1/projects/shop-app/remoteConfig:stream", headers: ["X-API-Key": key])
+        _ = try await stream.head()
+        _ = try await stream.next()
+        let start = ContinuousClock.now
+        one.signal(SIGTERM)
+        #expect(try await stream.waitForClose(timeout: .seconds(5)))
+        #expect(try await one.waitForExit(timeout: .seconds(10)) == 0)
+        #expect(ContinuousClock.now - start < .seconds(5), "shutdown took \(ContinuousClock.now - start)")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The platform an app reports; the server's `device.os` conditions match it.
+public enum AppPlatform: String, Sendable, Codable, CaseIterable {
+    /// iOS and the other Apple platforms (`device.os == 'ios'`).
+    case ios = "IOS"
+    /// Android (`device.os == 'android'`).
+    case android = "ANDROID"
+    /// A web app (`device.os == 'web'`).
+    case web = "WEB"
+}
+
+/// Who is asking: the app's identifier, platform, version and build, sent with every fetch.
+public struct AppIdentity: Sendable, Hashable, Codable {
+    /// The app's identifier, such as a bundle identifier (`app.id` in conditions).
+    public var appId: String
+    /// The platform (`device.os` in conditions).
+    public var platform: AppPlatform
+    /// The marketing version, such as `2.1.0` (`app.version` in conditions).
+    public var version: String
+    /// The build number, such as `210` (`app.build` in conditions).
+    public var build: String
+
+    /// Creates an identity from explicit values (the way to configure the SDK outside Apple platforms).
+    public init(appId: String, platform: AppPlatform, version: String, build: String) {
+        self.appId = appId
+        self.platform = platform
+        self.version = version
+        self.build = build
+    }
+
+    #if canImport(Darwin)
+        /// Reads the identifier, `CFBundleShortVersionString` and `CFBundleVersion` from a bundle (the main one by default).
+        public static func fromBundle(_ bundle: Bundle = .main, platform: AppPlatform = .ios) -> AppIdentity {
+            let info = bundle.infoDictionary ?? [:]
+            return AppIdentity(
+                appId: bundle.bundleIdentifier ?? "",
+                platform: platform,
+                version: info["CFBundleShortVersionString"] as? String ?? "",
+                build: info["CFBundleVersion"] as? String ?? ""
+            )
+        }
+    #endif
+}
+
+/// Facts about the device sent with a fetch; the server's country, language and time conditions read them.
+public struct DeviceContext: Sendable, Hashable, Codable {
+    /// ISO 3166 region code, such as `JP` (`device.country`).
+    public var countryCode: String?
+    /// BCP 47 language tag, such as `ja-JP` (`device.language`).
+    public var languageCode: String?
+    /// IANA time zone identifier, such as `Asia/Tokyo`.
+    public var timeZone: String?
+
+    /// Creates a context from explicit values; `nil` leaves the field out of the request.
+    public init(countryCode: String? = nil, languageCode: String? = nil, timeZone: String? = nil) {
+        self.countryCode = countryCode
+        self.languageCode = languageCode
+        self.timeZone = timeZone
+    }
+
+    /// The device's current region, preferred language and time zone.
+    public static var current: DeviceContext {
+        let locale = Locale.current
+        return DeviceContext(
+            countryCode: locale.region?.identifier,
+            languageCode: Locale.preferredLanguages.first ?? locale.language.minimalIdentifier,
+            timeZone: TimeZone.current.identifier
+        )
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// `remoteConfig:stream`: Server-Sent Events announcing each new template version of a project.
+struct StreamController {
+    let published: PublishedTemplates
+    let clientKeys: ClientKeys
+    let hub: StreamHub
+    /// The reconnection delay advised to clients (`retry:`).
+    let retryMilliseconds = 2000
+
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/projects/{p}/remoteConfig:stream", use: stream)
+    }
+
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let project = try context.parameters.require("p")
+        let key = try await ClientAuth.require(request, project: project, keys: clientKeys)
+        let lastEventID = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        // Subscribe before reading the current version, so a publish in between is not missed.
+        let (_, events) = hub.subscribe(project: project, keyId: key.id)
+        let current = published.entry(project)?.version ?? 0
+        let hub = self.hub
+        let retry = retryMilliseconds
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",
+            .init("X-Accel-Buffering")!: "no",
+        ]
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                var sent = lastEventID ?? 0
+                var opening = "retry: \(retry)\n\n"
+                if current > sent {
+                    opening += Self.event(current)
+                    sent = current
+                }
+                try await writer.write(ByteBuffer(string: opening))
+                try await withGracefulShutdownHandler {
+                    for await event in events {
+                        switch event {
+                        case .version(let version) where version > sent:
+                            try await writer.write(ByteBuffer(string: Self.event(version)))
+                            sent = version
+                        case .version:
+                            continue
+                        case .keepAlive:
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        }
+                    }
+                } onGracefulShutdown: {
+                    hub.closeAll()
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    static func event(_ version: Int64) -> String {
+        "event: version\nid: \(version)\ndata: {\"latestTemplateVersionNumber\": \"\(version)\"}\n\n"
+    }
+}
+
+extension HTTPField.Name {
+    static let lastEventID = Self("Last-Event-ID")!
+}

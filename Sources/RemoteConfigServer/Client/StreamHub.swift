@@ -1,0 +1,105 @@
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+
+/// The realtime subscribers of this server, by project: publishes fan out to them, a ticker sends
+/// keep-alives, revoking a key closes its streams.
+///
+/// Each subscriber has a small bounded queue; a subscriber that does not keep up (a stalled reader)
+/// is closed rather than buffered without end, and catches up when it reconnects with `Last-Event-ID`.
+public final class StreamHub: Sendable {
+    /// What a stream writes next.
+    public enum Event: Sendable, Equatable {
+        case version(Int64)
+        case keepAlive
+    }
+
+    struct Subscriber {
+        let keyId: String
+        let continuation: AsyncStream<Event>.Continuation
+    }
+
+    private let subscribers = NIOLockedValueBox<[String: [UInt64: Subscriber]]>([:])
+    private let nextID = NIOLockedValueBox<UInt64>(0)
+    /// How many events may wait for one subscriber before it is dropped.
+    let queueLimit: Int
+    /// How often a comment line keeps idle streams (and the proxies in front of them) open.
+    let keepAliveInterval: Duration
+
+    public init(queueLimit: Int = 8, keepAliveInterval: Duration = .seconds(15)) {
+        self.queueLimit = queueLimit
+        self.keepAliveInterval = keepAliveInterval
+    }
+
+    /// Adds a subscriber; the stream ends when it is dropped, its key revoked or the server stops.
+    func subscribe(project: String, keyId: String) -> (id: UInt64, events: AsyncStream<Event>) {
+        let id = nextID.withLockedValue { value -> UInt64 in
+            value += 1
+            return value
+        }
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
+        subscribers.withLockedValue {
+            $0[project, default: [:]][id] = Subscriber(keyId: keyId, continuation: continuation)
+        }
+        continuation.onTermination = { [weak self] _ in self?.remove(project: project, id: id) }
+        return (id, stream)
+    }
+
+    private func remove(project: String, id: UInt64) {
+        subscribers.withLockedValue { all in
+            all[project]?[id] = nil
+            if all[project]?.isEmpty == true { all[project] = nil }
+        }
+    }
+
+    /// Tells every subscriber of `project` about `version`.
+    public func publish(project: String, version: Int64) {
+        let targets = subscribers.withLockedValue { Array(($0[project] ?? [:]).values) }
+        for subscriber in targets { send(.version(version), to: subscriber) }
+    }
+
+    /// Closes every stream opened with key `keyId`.
+    public func closeStreams(ofKey keyId: String) {
+        let targets = subscribers.withLockedValue { all in all.values.flatMap { $0.values.filter { $0.keyId == keyId } }
+        }
+        for subscriber in targets { subscriber.continuation.finish() }
+    }
+
+    /// Closes every stream (shutdown).
+    public func closeAll() {
+        let targets = subscribers.withLockedValue { all in all.values.flatMap(\.values) }
+        for subscriber in targets { subscriber.continuation.finish() }
+    }
+
+    /// How many streams are open.
+    public var count: Int {
+        subscribers.withLockedValue { all in all.values.reduce(0) { $0 + $1.count } }
+    }
+
+    private func send(_ event: Event, to subscriber: Subscriber) {
+        if case .dropped = subscriber.continuation.yield(event) {
+            // Its queue is full: it is not reading. Drop it rather than buffer without end.
+            subscriber.continuation.finish()
+        }
+    }
+
+    /// Sends a keep-alive to every stream.
+    func keepAlive() {
+        let targets = subscribers.withLockedValue { all in all.values.flatMap(\.values) }
+        for subscriber in targets { send(.keepAlive, to: subscriber) }
+    }
+}
+
+/// Runs the hub's keep-alive ticker for as long as the server runs.
+struct StreamHubService: Service {
+    let hub: StreamHub
+
+    func run() async throws {
+        // Ends quietly at shutdown: the cancellation is how it is asked to stop, not an error.
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: hub.keepAliveInterval)
+                hub.keepAlive()
+            }
+        }
+    }
+}

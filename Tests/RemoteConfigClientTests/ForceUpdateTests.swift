@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import RemoteConfigClient
+
+private let storeURL = URL(string: "https://apps.apple.com/app/id123456789")!
+
+/// The entries the server sends a caller, evaluated by hand for each template of docs/sdk.md.
+private enum Template: CaseIterable {
+    /// `min_supported_version` 2.0.0, `current_version` 2.3.0; the client compares versions.
+    case minSupported
+    /// The documented template: conditions `ios_too_old` (`device.os == 'ios' && app.version.<(['2.0.0'])`)
+    /// and `broken_1_1_4` (`app.version.==(['1.1.4'])`) set `require_force_update`; `current_version` 2.3.0.
+    case serverConditions
+    /// Only the broken release 1.1.4 is forced; `current_version` 2.1.
+    case broken114
+
+    func entries(forAppVersion version: String) -> [String: String] {
+        switch self {
+        case .minSupported:
+            return [
+                "current_version": "2.3.0", "min_supported_version": "2.0.0", "require_force_update": "false",
+                "app_store_url": storeURL.absoluteString,
+            ]
+        case .serverConditions:
+            let tooOld = AppVersion.isVersion(version, below: "2.0.0")
+            let broken = AppVersion(version).map { $0 == AppVersion("1.1.4")! } ?? false
+            return [
+                "current_version": "2.3.0", "require_force_update": tooOld || broken ? "true" : "false",
+                "app_store_url": storeURL.absoluteString,
+            ]
+        case .broken114:
+            let broken = AppVersion(version).map { $0 == AppVersion("1.1.4")! } ?? false
+            return [
+                "current_version": "2.1", "require_force_update": broken ? "true" : "false",
+                "app_store_url": storeURL.absoluteString,
+            ]
+        }
+    }
+
+    var expected: [String: ForceUpdateDecision] {
+        switch self {
+        case .minSupported, .serverConditions:
+            return [
+                "1.0.0": .updateRequired(storeURL: storeURL),
+                "1.1.4": .updateRequired(storeURL: storeURL),
+                "1.9.9": .updateRequired(storeURL: storeURL),
+                "2.0.0": .updateAvailable(latest: "2.3.0", storeURL: storeURL),
+                "2.1": .updateAvailable(latest: "2.3.0", storeURL: storeURL),
+            ]
+        case .broken114:
+            return [
+                "1.0.0": .updateAvailable(latest: "2.1", storeURL: storeURL),
+                "1.1.4": .updateRequired(storeURL: storeURL),
+                "1.9.9": .updateAvailable(latest: "2.1", storeURL: storeURL),
+                "2.0.0": .updateAvailable(latest: "2.1", storeURL: storeURL),
+                "2.1": .upToDate,
+            ]
+        }
+    }
+}
+
+@Suite struct ForceUpdateTests {
+    @Test(arguments: Template.allCases, ["1.0.0", "1.1.4", "1.9.9", "2.0.0", "2.1"])
+    fileprivate func decisionsForIOSVersions(template: Template, version: String) async throws {
+        let app = AppIdentity(appId: "com.example.shop", platform: .ios, version: version, build: "1")
+        let harness = Harness(app: app)
+        defer { harness.cleanUp() }
+        let config = harness.makeConfig()
+        harness.transport.enqueue(.ok(template.entries(forAppVersion: version)))
+        try await config.fetchAndActivate()
+        #expect(config.checkForUpdate() == template.expected[version])
+    }
+
+    @Test func dismissedOptionalUpdateIsNotOfferedAgain() async throws {
+        let app = AppIdentity(appId: "com.example.shop", platform: .ios, version: "2.1", build: "1")
+        let harness = Harness(app: app)
+        defer { harness.cleanUp() }
+        let config = harness.makeConfig()
+        harness.transport.enqueue(.ok(Template.minSupported.entries(forAppVersion: "2.1")))
+        try await config.fetchAndActivate()
+        #expect(config.checkForUpdate() == .updateAvailable(latest: "2.3.0", storeURL: storeURL))
+
+        config.dismissUpdate(version: "2.3.0")
+        #expect(config.checkForUpdate() == .upToDate)
+        #expect(harness.makeConfig().checkForUpdate() == .upToDate, "the dismissal persists")
+
+        config.setDefaults(["current_version": "9.9"])
+        harness.clock.advance(13 * 60 * 60)
+        harness.transport.enqueue(.ok(["current_version": "2.4.0", "app_store_url": storeURL.absoluteString]))
+        try await config.fetchAndActivate()
+        #expect(config.checkForUpdate() == .updateAvailable(latest: "2.4.0", storeURL: storeURL), "a newer version is")
+    }
+
+    @Test func requiredUpdateIgnoresDismissal() {
+        let parameters = ForceUpdateParameters(
+            currentVersion: "2.3.0", requireForceUpdate: false, minSupportedVersion: "2.0.0", storeURL: nil)
+        #expect(
+            parameters.decision(appVersion: "1.0.0", dismissedVersions: ["2.3.0"]) == .updateRequired(storeURL: nil))
+        #expect(parameters.decision(appVersion: "2.0.0", dismissedVersions: ["2.3"]) == .upToDate, "2.3 is 2.3.0")
+    }
+
+    @Test func unparseableVersions() {
+        let parameters = ForceUpdateParameters(
+            currentVersion: "2.3.0", requireForceUpdate: false, minSupportedVersion: "2.0.0", storeURL: nil)
+        for version in ["2.1-beta", "", "v2", "1..2", "1.2.3.4.5.6"] {
+            #expect(parameters.decision(appVersion: version) == .upToDate, "app version \(version)")
+        }
+        var forced = parameters
+        forced.requireForceUpdate = true
+        #expect(forced.decision(appVersion: "2.1-beta") == .updateRequired(storeURL: nil), "the explicit flag wins")
+
+        let brokenTemplate = ForceUpdateParameters(
+            currentVersion: "latest", requireForceUpdate: false, minSupportedVersion: "two", storeURL: nil)
+        #expect(brokenTemplate.decision(appVersion: "1.0.0") == .upToDate)
+    }
+
+    @Test func latestVersionFallbackAndDefaults() {
+        let harness = Harness()
+        defer { harness.cleanUp() }
+        let config = harness.makeConfig()
+        #expect(config.checkForUpdate() == .upToDate, "no parameters, nothing to do")
+        config.setDefaults(["latest_version": "3.0", "app_store_url": ""])
+        #expect(config.checkForUpdate() == .updateAvailable(latest: "3.0", storeURL: nil))
+        #expect(config.checkForUpdate(appVersion: "3.0.0") == .upToDate)
+        config.setDefaults(["current_version": "2.5", "latest_version": "3.0", "require_force_update": "yes"])
+        #expect(config.checkForUpdate() == .updateRequired(storeURL: nil))
+    }
+
+    @Test(arguments: [
+        ("2.1", "2.1.0", 0), ("1.0.0", "1.0.1", -1), ("1.10", "1.9", 1), ("0.0.0.0.1", "0", 1),
+        ("01.2", "1.2", 0), ("18446744073709551615", "1", 1),
+    ])
+    func versionComparison(lhs: String, rhs: String, order: Int) throws {
+        let left = try #require(AppVersion(lhs))
+        let right = try #require(AppVersion(rhs))
+        #expect((left < right ? -1 : left == right ? 0 : 1) == order)
+    }
+
+    @Test(arguments: [
+        "", ".", "1.", ".1", "1..2", "a", "1.a", "-1", "+1", " 1", "1 ", "1.2.3.4.5.6", "18446744073709551616",
+    ])
+    func invalidVersions(text: String) {
+        #expect(AppVersion(text) == nil)
+        #expect(!AppVersion.isVersion(text, below: "99"))
+        #expect(!AppVersion.isVersion("0", below: text))
+    }
+}
