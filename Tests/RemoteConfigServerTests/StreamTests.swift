@@ -1,11 +1,16 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
 
 /// `remoteConfig:stream`: events on connect and on each publish, Last-Event-ID, keep-alives, revocation.
 @Suite struct StreamTests {
     static let path = "/v1/projects/shop-app/remoteConfig:stream"
+
+    static func keepAlive(_ interval: Duration) -> (inout ServerConfiguration) -> Void {
+        { $0.streamKeepAliveInterval = interval }
+    }
 
     static func publish(_ app: TestApp.Session, _ value: String) async throws {
         let reply = try await app.publish(
@@ -63,7 +68,7 @@ import Testing
     }
 
     @Test func idleStreamsGetKeepAlives() async throws {
-        try await TestApp.live(configure: { $0.streamKeepAliveInterval = .milliseconds(200) }) { app in
+        try await TestApp.live(configure: Self.keepAlive(.milliseconds(200))) { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
             let stream = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
@@ -93,7 +98,7 @@ import Testing
     }
 
     @Test func aStalledReaderIsDroppedWhileOthersKeepUp() async throws {
-        try await TestApp.live(configure: { $0.streamKeepAliveInterval = .milliseconds(20) }) { app in
+        try await TestApp.live(configure: Self.keepAlive(.milliseconds(20))) { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
             // The stalled client never reads; keep-alives fill its queue.
