@@ -96,6 +96,7 @@ let package = Package(
                 "RemoteConfigServer",
                 "RemoteConfigStore",
                 "RemoteConfigCore",
+                "RemoteConfigClient",
                 "RemoteConfigTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -59,13 +59,17 @@ public struct DeviceContext: Sendable, Hashable, Codable {
         self.timeZone = timeZone
     }
 
-    /// The device's current region, preferred language and time zone.
+    /// The device's current region, preferred language and time zone; what the system does not know
+    /// (a server with no locale reports region `001`, the world) is left out rather than sent wrong.
     public static var current: DeviceContext {
         let locale = Locale.current
+        let region = locale.region?.identifier
+        let language = Locale.preferredLanguages.first ?? locale.language.minimalIdentifier
+        let zone = TimeZone.current.identifier
         return DeviceContext(
-            countryCode: locale.region?.identifier,
-            languageCode: Locale.preferredLanguages.first ?? locale.language.minimalIdentifier,
-            timeZone: TimeZone.current.identifier
+            countryCode: region.flatMap { $0.count == 2 && $0.allSatisfy(\.isLetter) ? $0 : nil },
+            languageCode: language.isEmpty || language == "und" ? nil : language,
+            timeZone: zone.isEmpty ? nil : zone
         )
     }
 }

@@ -76,6 +76,18 @@ import Testing
         }
     }
 
+    @Test func regionCodesDevicesReportAreAccepted() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            for country in ["JP", "gb", "419", "001"] {
+                let reply = try await Self.fetch(
+                    app, key: client.secret, ["appInstanceId": "a", "countryCode": country])
+                #expect(reply.status == 200, "\(country)")
+            }
+        }
+    }
+
     @Test func statesFollowWhatIsPublished() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")

@@ -31,7 +31,10 @@ enum FetchRequest {
         context.appVersion = try version(object, "appVersion")
         context.appBuild = try version(object, "appBuild")
         if let country = try string(object, "countryCode", maxLength: 8) {
-            guard country.count >= 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            // ISO 3166 alpha-2 (JP), or a UN M49 area (419, 001) as some devices report.
+            let alpha = country.count == 2 && country.allSatisfy { $0.isASCII && $0.isLetter }
+            let numeric = country.count == 3 && country.allSatisfy { $0.isASCII && $0.isNumber }
+            guard alpha || numeric else {
                 throw APIError.invalidField(
                     "countryCode", reason: "INVALID_COUNTRY", "countryCode must be a country code such as JP")
             }

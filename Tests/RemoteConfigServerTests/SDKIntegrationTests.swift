@@ -1,0 +1,135 @@
+import Foundation
+import NIOConcurrencyHelpers
+import RemoteConfigClient
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The Swift SDK against a real server (embedded PostgreSQL, a real loopback port).
+@Suite struct SDKIntegrationTests {
+    /// URLSession, recording the status of every answer.
+    final class RecordingTransport: HTTPTransport {
+        let inner = URLSessionTransport()
+        let statuses = NIOLockedValueBox<[Int]>([])
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            let (data, response) = try await inner.send(request)
+            statuses.withLockedValue { $0.append(response.statusCode) }
+            return (data, response)
+        }
+
+        func stream(_ request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
+            try await inner.stream(request)
+        }
+    }
+
+    static func sdk(
+        port: Int, key: String, version: String, directory: URL, transport: any HTTPTransport = URLSessionTransport()
+    ) -> RemoteConfig {
+        RemoteConfig(
+            serverURL: URL(string: "http://127.0.0.1:\(port)")!, project: "shop-app", clientKey: key,
+            app: AppIdentity(appId: "com.example.shop", platform: .ios, version: version, build: "1"),
+            storageDirectory: directory, transport: transport)
+    }
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("rc-sdk-\(UUID().uuidString)")
+    }
+
+    @Test func defaultsFetchActivateThrottle304AndPersistence() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await app.publish("shop-app", ForceUpdateTests.template)
+            let transport = RecordingTransport()
+            let config = Self.sdk(
+                port: app.port, key: key.secret, version: "2.0.0", directory: directory, transport: transport)
+            config.setDefaults(["current_version": "1.0.0", "welcome": "hello"])
+
+            // Before any fetch: the defaults.
+            #expect(config.configValue(forKey: "current_version").stringValue == "1.0.0")
+            #expect(config.configValue(forKey: "current_version").source == .default)
+
+            #expect(try await config.fetchAndActivate() == .successFetchedFromRemote)
+            #expect(config.configValue(forKey: "current_version").stringValue == "2.3.0")
+            #expect(config.configValue(forKey: "current_version").source == .remote)
+            #expect(config.configValue(forKey: "require_force_update").boolValue == false)
+            #expect(config.configValue(forKey: "welcome").source == .default)
+
+            // Throttled: no network call within the minimum interval.
+            let calls = transport.statuses.withLockedValue { $0.count }
+            #expect(try await config.fetchAndActivate() == .successUsingPreFetchedData)
+            #expect(transport.statuses.withLockedValue { $0.count } == calls)
+
+            // Past the interval, nothing changed: the server answers 304.
+            try await config.fetch(withExpirationDuration: 0)
+            #expect(transport.statuses.withLockedValue { $0.last } == 304)
+            #expect(config.configValue(forKey: "current_version").stringValue == "2.3.0")
+
+            // A new instance (a relaunch) starts from what was activated.
+            let relaunched = Self.sdk(port: app.port, key: key.secret, version: "2.0.0", directory: directory)
+            #expect(relaunched.configValue(forKey: "current_version").stringValue == "2.3.0")
+        }
+        // Offline relaunch: the server is gone, the activated values remain and a fetch error keeps them.
+        let offline = Self.sdk(port: 1, key: "rc_client_gone", version: "2.0.0", directory: directory)
+        #expect(offline.configValue(forKey: "current_version").stringValue == "2.3.0")
+        await #expect(throws: (any Error).self) { try await offline.fetch(withExpirationDuration: 0) }
+        #expect(offline.configValue(forKey: "current_version").stringValue == "2.3.0")
+    }
+
+    @Test func forceUpdateDecisionsMatchTheServer() async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await app.publish("shop-app", ForceUpdateTests.template)
+            let cases: [(String, String)] = [
+                ("1.0.0", "required"), ("1.1.4", "required"), ("1.9.9", "required"), ("2.0.0", "available"),
+                ("2.1", "available"), ("2.3.0", "upToDate"),
+            ]
+            for (version, expected) in cases {
+                let directory = Self.temporaryDirectory()
+                defer { try? FileManager.default.removeItem(at: directory) }
+                let config = Self.sdk(port: app.port, key: key.secret, version: version, directory: directory)
+                try await config.fetchAndActivate()
+                let decision =
+                    switch config.checkForUpdate() {
+                    case .updateRequired: "required"
+                    case .updateAvailable: "available"
+                    case .upToDate: "upToDate"
+                    }
+                #expect(decision == expected, "iOS \(version)")
+            }
+        }
+    }
+
+    @Test func theRealtimeListenerReactsToAPublishWithinASecond() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await app.publish("shop-app", ForceUpdateTests.template)
+            let config = Self.sdk(port: app.port, key: key.secret, version: "2.0.0", directory: directory)
+            try await config.fetchAndActivate()
+            let updates = config.configUpdates()
+            try await Task.sleep(for: .milliseconds(300))  // let the stream connect
+            var raised = ForceUpdateTests.template
+            var parameters = raised["parameters"] as! [String: Any]
+            parameters["current_version"] = ["defaultValue": ["value": "2.4.0"], "valueType": "STRING"]
+            raised["parameters"] = parameters
+            let start = ContinuousClock.now
+            try await app.publish("shop-app", raised)
+            var iterator = updates.makeAsyncIterator()
+            let update = try await iterator.next()
+            let elapsed = ContinuousClock.now - start
+            #expect(update?.updatedKeys == ["current_version"])
+            #expect(elapsed < .seconds(1), "the listener heard of the publish after \(elapsed)")
+            try await config.activate()
+            #expect(config.configValue(forKey: "current_version").stringValue == "2.4.0")
+        }
+    }
+}
