@@ -17,6 +17,8 @@ public struct AppEnvironment: Sendable {
     public let clientKeys: ClientKeys
     /// Realtime subscribers.
     public let streams: StreamHub
+    /// What `/metrics` reports.
+    public let metrics: ServerMetrics
 
     public init(database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15)) {
         self.database = database
@@ -28,12 +30,18 @@ public struct AppEnvironment: Sendable {
         self.clientKeys = ClientKeys(keys: keys)
         let streams = StreamHub(keepAliveInterval: streamKeepAliveInterval)
         self.streams = streams
-        published.observe { project, version in streams.publish(project: project, version: version) }
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        published.observe { project, version in
+            metrics.cacheReload()
+            streams.publish(project: project, version: version)
+        }
         clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
     }
 
     /// This server published `stored`: serve it at once, without waiting for the NOTIFY.
     func onPublished(_ stored: StoredVersion) {
+        metrics.publish(updateType: stored.updateType)
         published.install(stored)
     }
 }
@@ -43,13 +51,14 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     AppRequestContext
 > {
     let router = Router(context: AppRequestContext.self, options: [.autoGenerateHeadEndpoints])
-    router.add(middleware: ErrorMiddleware(routes: table))
+    router.add(middleware: ErrorMiddleware(routes: table, metrics: environment.metrics))
     let routes = Routes(router: router, table: table)
     let auth = Authenticator(keys: environment.keys)
-    OpsController(database: environment.database, published: environment.published).addRoutes(to: routes)
+    OpsController(environment: environment).addRoutes(to: routes)
     ProjectsController(environment: environment, auth: auth).addRoutes(to: routes)
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
-    FetchController(published: environment.published, clientKeys: environment.clientKeys).addRoutes(to: routes)
+    FetchController(published: environment.published, clientKeys: environment.clientKeys, metrics: environment.metrics)
+        .addRoutes(to: routes)
     StreamController(published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams)
         .addRoutes(to: routes)
     let templates = TemplatesController(environment: environment, auth: auth)

@@ -28,7 +28,7 @@ import Testing
     ]
     /// Routes without a bearer key: probes, the spec, and client routes (their keys are tested in FetchTests).
     static let publicRoutes: Set<String> = [
-        "GET /healthz", "GET /readyz", "GET /openapi.yaml", "POST /v1/projects/{p}/remoteConfig:fetch",
+        "GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics", "POST /v1/projects/{p}/remoteConfig:fetch",
         "GET /v1/projects/{p}/remoteConfig:stream",
     ]
     static let roles = ["viewer", "editor", "admin"]

@@ -10,6 +10,7 @@ import RemoteConfigStore
 struct FetchController {
     let published: PublishedTemplates
     let clientKeys: ClientKeys
+    let metrics: ServerMetrics
 
     func addRoutes(to routes: Routes) {
         routes.post("/v1/projects/{p}/remoteConfig:fetch", use: fetch)
@@ -26,8 +27,10 @@ struct FetchController {
         let (bytes, etag) = FetchResponse.encode(result)
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
         if let match = request.headers[.ifNoneMatch], FetchResponse.matches(match, etag) {
+            metrics.fetch(state: result.state.rawValue, notModified: true)
             return Response(status: .notModified, headers: headers)
         }
+        metrics.fetch(state: result.state.rawValue, notModified: false)
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

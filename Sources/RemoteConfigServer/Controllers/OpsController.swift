@@ -5,13 +5,15 @@ import RemoteConfigStore
 
 /// `/healthz`, `/readyz` and `/openapi.yaml`: what load balancers, probes and API tools read.
 struct OpsController {
-    let database: Database
-    let published: PublishedTemplates
+    let environment: AppEnvironment
+    var database: Database { environment.database }
+    var published: PublishedTemplates { environment.published }
 
     func addRoutes(to routes: Routes) {
         routes.get("/healthz", use: health)
         routes.get("/readyz", use: ready)
         routes.get("/openapi.yaml", use: openAPI)
+        routes.get("/metrics", use: metrics)
     }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -26,6 +28,13 @@ struct OpsController {
             throw APIError.unavailable("the published templates are still loading")
         }
         return try JSONResponse.make(["status": "ready"])
+    }
+
+    @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let bytes = environment.metrics.render(streams: environment.streams.count)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {

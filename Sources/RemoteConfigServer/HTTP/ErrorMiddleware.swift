@@ -11,6 +11,7 @@ import RemoteConfigStore
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let routes: RouteTable
+    let metrics: ServerMetrics
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -24,7 +25,11 @@ struct ErrorMiddleware: RouterMiddleware {
             response = try apiError.response(from: request, context: context)
         }
         response.headers[.requestID] = context.id
-        let elapsed = (ContinuousClock.now - start).components
+        let duration = ContinuousClock.now - start
+        metrics.request(
+            route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: Int(response.status.code),
+            duration: duration)
+        let elapsed = duration.components
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         context.logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code)",
@@ -57,6 +62,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case let error as StoreError:
             switch error {
             case .unavailable(let reason):
+                metrics.databaseError()
                 context.logger.warning("database unavailable: \(reason)")
                 return .unavailable("the database is unavailable; retry shortly")
             case .alreadyExists(let what): return .alreadyExists("\(what) already exists")

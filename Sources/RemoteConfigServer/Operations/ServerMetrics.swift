@@ -1,0 +1,69 @@
+import Prometheus
+
+/// What `/metrics` reports, in one Prometheus registry per application (so tests stay independent).
+public final class ServerMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    private let latencyBuckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2500),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5),
+    ]
+    private let openStreams: Gauge
+    private let notModified: Counter
+    private let cacheReloads: Counter
+    private let databaseErrors: Counter
+
+    static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "rc", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    static var requests: MetricNameDescriptor {
+        name("http_requests", "total", "HTTP requests by route, method and status")
+    }
+    static var latency: MetricNameDescriptor {
+        name("http_request_duration", "seconds", "HTTP request latency by route")
+    }
+    static var fetches: MetricNameDescriptor { name("fetches", "total", "Fetch answers by state (304s included)") }
+    static var publishes: MetricNameDescriptor {
+        name("publishes", "total", "Versions published through this server, by update type")
+    }
+
+    public init() {
+        openStreams = registry.makeGauge(descriptor: Self.name("stream", "connections", "Open realtime streams"))
+        notModified = registry.makeCounter(
+            descriptor: Self.name("fetch_not_modified", "total", "Fetches answered 304 Not Modified"))
+        cacheReloads = registry.makeCounter(
+            descriptor: Self.name("cache_reloads", "total", "Published templates compiled into the fetch cache"))
+        databaseErrors = registry.makeCounter(
+            descriptor: Self.name("database_errors", "total", "Requests that failed because the database was down"))
+    }
+
+    /// One answered request: counted by route, method and status, timed by route.
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(descriptor: Self.latency, labels: [("route", route)], buckets: latencyBuckets)
+            .record(duration)
+    }
+
+    /// One fetch answer, by state; `notModified` for a 304.
+    func fetch(state: String, notModified isNotModified: Bool) {
+        registry.makeCounter(descriptor: Self.fetches, labels: [("state", state)]).increment()
+        if isNotModified { notModified.increment() }
+    }
+
+    /// A version this server published.
+    func publish(updateType: String) {
+        registry.makeCounter(descriptor: Self.publishes, labels: [("update_type", updateType)]).increment()
+    }
+
+    func cacheReload() { cacheReloads.increment() }
+    func databaseError() { databaseErrors.increment() }
+
+    /// The Prometheus text exposition, with gauges read now.
+    func render(streams: Int) -> [UInt8] {
+        openStreams.set(Double(streams))
+        return registry.emitToBuffer()
+    }
+}
