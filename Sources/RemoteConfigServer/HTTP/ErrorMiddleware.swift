@@ -26,8 +26,9 @@ struct ErrorMiddleware: RouterMiddleware {
         }
         response.headers[.requestID] = context.id
         let duration = ContinuousClock.now - start
+        let status = Int(response.status.code)
         metrics.request(
-            route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: Int(response.status.code),
+            route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: status,
             duration: duration)
         let elapsed = duration.components
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
