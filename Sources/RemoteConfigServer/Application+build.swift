@@ -20,7 +20,14 @@ public struct AppEnvironment: Sendable {
     /// What `/metrics` reports.
     public let metrics: ServerMetrics
 
-    public init(database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15)) {
+    /// Fetches per second per client key; nil for no limit.
+    public let fetchRateLimit: Double?
+
+    public init(
+        database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
+        fetchRateLimit: Double? = nil
+    ) {
+        self.fetchRateLimit = fetchRateLimit
         self.database = database
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
@@ -57,8 +64,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     OpsController(environment: environment).addRoutes(to: routes)
     ProjectsController(environment: environment, auth: auth).addRoutes(to: routes)
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
-    FetchController(published: environment.published, clientKeys: environment.clientKeys, metrics: environment.metrics)
-        .addRoutes(to: routes)
+    FetchController(
+        published: environment.published, clientKeys: environment.clientKeys, metrics: environment.metrics,
+        rateLimiter: environment.fetchRateLimit.map { FetchRateLimiter(rate: $0) }
+    ).addRoutes(to: routes)
     StreamController(published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams)
         .addRoutes(to: routes)
     let templates = TemplatesController(environment: environment, auth: auth)
@@ -74,7 +83,8 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let environment = AppEnvironment(
-        database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval)
+        database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
+        fetchRateLimit: configuration.fetchRateLimit)
     let router = buildRouter(environment, routes: routes)
     var app = Application(
         router: router,

@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     public var cacheCheckInterval: Duration = .seconds(5)
     /// How often idle realtime streams get a comment line (API.md: at least every 30 seconds).
     public var streamKeepAliveInterval: Duration = .seconds(15)
+    /// Fetches per second allowed per client key (bursts of the same size); nil: no limit.
+    public var fetchRateLimit: Double?
 
     public init() {}
 
@@ -32,6 +34,9 @@ public struct ServerConfiguration: Sendable {
             throw Invalid("--port / RC_PORT: \(port) is out of range (0-65535)")
         }
         guard !host.isEmpty else { throw Invalid("--host / RC_HOST: empty") }
+        if let fetchRateLimit, !(fetchRateLimit > 0 && fetchRateLimit.isFinite) {
+            throw Invalid("--fetch-rate-limit / RC_FETCH_RATE_LIMIT: \(fetchRateLimit) is not a positive number")
+        }
         try Self.checkWritable(dataDirectory, needed: databaseURL == nil)
     }
 

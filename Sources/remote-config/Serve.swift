@@ -27,6 +27,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Folder with initdb, pg_ctl and postgres for the embedded database (RC_POSTGRES_BIN_DIR).")
     var postgresBinDir: String?
 
+    @Option(help: "Fetches per second allowed per client key, 429 beyond it (RC_FETCH_RATE_LIMIT; default: no limit).")
+    var fetchRateLimit: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         do {
@@ -108,6 +111,12 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.adminToken = environment["RC_ADMIN_TOKEN"]
         configuration.postgresBinDirectory = postgresBinDir ?? environment["RC_POSTGRES_BIN_DIR"]
+        if let text = fetchRateLimit ?? environment["RC_FETCH_RATE_LIMIT"], !text.isEmpty {
+            guard let rate = Double(text) else {
+                throw ServerConfiguration.Invalid("--fetch-rate-limit / RC_FETCH_RATE_LIMIT: '\(text)' is not a number")
+            }
+            configuration.fetchRateLimit = rate
+        }
         return configuration
     }
 }

@@ -192,3 +192,39 @@ import Testing
         }
     }
 }
+
+/// The per-client-key fetch rate limit: off by default, 429 with Retry-After when configured.
+@Suite struct FetchRateLimitTests {
+    @Test func offByDefault() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            for _ in 0..<30 {
+                #expect(try await FetchTests.fetch(app, key: client.secret, FetchTests.ios("1.0.0")).status == 200)
+            }
+        }
+    }
+
+    @Test func overTheLimitIs429WithRetryAfter() async throws {
+        let url = try await TestClusterURL.make()
+        try await TestApp.run(url: url, configure: { $0.fetchRateLimit = 3 }) { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            let other = try await app.createKey(role: "client", project: "shop-app")
+            var statuses: [Int] = []
+            var limited: TestApp.Reply?
+            for _ in 0..<6 {
+                let reply = try await FetchTests.fetch(app, key: client.secret, FetchTests.ios("1.0.0"))
+                statuses.append(reply.status)
+                if reply.status == 429 { limited = reply }
+            }
+            #expect(statuses.prefix(3).allSatisfy { $0 == 200 })
+            #expect(statuses.contains(429))
+            #expect(limited?.errorStatus == "RESOURCE_EXHAUSTED")
+            #expect(limited?.headers[.retryAfter] != nil)
+            #expect(
+                try await FetchTests.fetch(app, key: other.secret, FetchTests.ios("1.0.0")).status == 200,
+                "the limit is per key")
+        }
+    }
+}

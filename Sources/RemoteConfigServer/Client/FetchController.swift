@@ -11,6 +11,8 @@ struct FetchController {
     let published: PublishedTemplates
     let clientKeys: ClientKeys
     let metrics: ServerMetrics
+    /// nil: no limit (the default).
+    let rateLimiter: FetchRateLimiter?
 
     func addRoutes(to routes: Routes) {
         routes.post("/v1/projects/{p}/remoteConfig:fetch", use: fetch)
@@ -18,7 +20,14 @@ struct FetchController {
 
     @Sendable func fetch(_ request: Request, context: AppRequestContext) async throws -> Response {
         let project = try context.parameters.require("p")
-        try await ClientAuth.require(request, project: project, keys: clientKeys)
+        let key = try await ClientAuth.require(request, project: project, keys: clientKeys)
+        if let rateLimiter, let wait = rateLimiter.admit(key: key.id) {
+            var error = APIError(
+                .tooManyRequests, "this client key is over its fetch rate limit; retry after \(wait) s",
+                headers: [.retryAfter: String(wait)])
+            error.statusNameOverride = "RESOURCE_EXHAUSTED"
+            throw error
+        }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let fetchContext = try FetchRequest.context(from: body.readableBytesView, now: Date())
         // The client key proves the project exists; one this server has not loaded yet has nothing

@@ -1,0 +1,45 @@
+import Foundation
+import RemoteConfigTestSupport
+import Testing
+
+/// No secret a run creates or uses ever reaches the log, even at the most verbose level.
+@Suite struct SecretsInLogsTests {
+    @Test func aFullRunLogsNoSecret() async throws {
+        let url = ServeCommandTests.urlText(try await TestCluster.shared.makeDatabase())
+        let token = "rc_admin_secretsTestToken00000000000000"
+        let server = try ServerProcess(
+            ["serve", "--port", "0", "--database-url", url],
+            environment: ["RC_ADMIN_TOKEN": token, "RC_LOG_LEVEL": "trace"])
+        let base = "http://127.0.0.1:\(try await server.waitUntilListening())"
+        let admin = ["Authorization": "Bearer \(token)"]
+        var secrets = [token]
+        _ = try await HTTP.request(
+            "POST", base + "/v1/projects", headers: admin, body: HTTP.json(["projectId": "shop-app"]))
+        for role in ["admin", "editor", "viewer", "client"] {
+            let key = try await HTTP.request(
+                "POST", base + "/v1/apiKeys", headers: admin, body: HTTP.json(["role": role, "project": "shop-app"]))
+            secrets.append(try #require(key.json["key"] as? String))
+        }
+        let client = secrets[4]
+        _ = try await HTTP.request(
+            "PUT", base + "/v1/projects/shop-app/remoteConfig",
+            headers: ["Authorization": "Bearer \(secrets[2])", "If-Match": "*"],
+            body: HTTP.json(["parameters": ["a": ["defaultValue": ["value": "1"]]]]))
+        _ = try await HTTP.request(
+            "POST", base + "/v1/projects/shop-app/remoteConfig:fetch", headers: ["X-API-Key": client],
+            body: HTTP.json(["appInstanceId": "i"]))
+        _ = try await HTTP.request(
+            "POST", base + "/v1/projects/shop-app/remoteConfig:fetch?key=\(client)",
+            body: HTTP.json(["appInstanceId": "i"]))
+        _ = try await HTTP.request("GET", base + "/v1/projects", headers: ["Authorization": "Bearer \(secrets[3])"])
+        _ = try await HTTP.request(
+            "GET", base + "/v1/projects", headers: ["Authorization": "Bearer rc_admin_wrong000000000000000000000000"])
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+        let log = server.output
+        #expect(log.contains("POST /v1/projects/shop-app/remoteConfig:fetch"), "the run was logged")
+        for secret in secrets + ["rc_admin_wrong000000000000000000000000"] {
+            #expect(!log.contains(secret), "a secret appears in the log: \(secret.prefix(12))…")
+        }
+    }
+}
