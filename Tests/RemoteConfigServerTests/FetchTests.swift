@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigServer
 import Testing
 
 /// `remoteConfig:fetch`: keys, request checks, evaluation, states and ETags.
@@ -207,7 +208,8 @@ import Testing
 
     @Test func overTheLimitIs429WithRetryAfter() async throws {
         let url = try await TestClusterURL.make()
-        try await TestApp.run(url: url, configure: { $0.fetchRateLimit = 3 }) { app in
+        let limit: (inout ServerConfiguration) -> Void = { $0.fetchRateLimit = 3 }
+        try await TestApp.run(url: url, configure: limit) { app in
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
             let other = try await app.createKey(role: "client", project: "shop-app")
