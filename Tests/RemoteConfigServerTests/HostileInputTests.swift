@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import Testing
+
+/// Deep nesting, huge strings, invalid UTF-8 and SQL-looking text: answered with 400 or stored literally.
+@Suite struct HostileInputTests {
+    static let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+
+    @Test func deeplyNestedJSONIsRejectedEverywhere() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            var clientHeaders = HTTPFields()
+            clientHeaders[.init("X-API-Key")!] = client.secret
+            let bodies: [(HTTPRequest.Method, String, HTTPFields, String?)] = [
+                (.post, "/v1/projects", [:], nil),
+                (.post, "/v1/apiKeys", [:], nil),
+                (.put, "/v1/projects/shop-app/remoteConfig", [.ifMatch: "*"], nil),
+                (.put, "/v1/projects/shop-app/remoteConfig/draft", [.ifMatch: "*"], nil),
+                (.post, "/v1/projects/shop-app/remoteConfig:rollback", [:], nil),
+                (.post, "/v1/projects/shop-app/remoteConfig:fetch", clientHeaders, "client"),
+            ]
+            for (method, path, headers, kind) in bodies {
+                let body = #"{"parameters": "# + Self.deep + "}"
+                let reply = try await app.call(
+                    method, path, token: kind == nil ? TestApp.adminToken : nil, raw: ByteBuffer(string: body),
+                    headers: headers)
+                #expect(reply.status == 400, "\(method) \(path): \(reply.status)")
+            }
+        }
+    }
+
+    @Test func invalidUTF8IsRejected() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            var bytes = Array(#"{"parameters": {"a": {"defaultValue": {"value": ""#.utf8)
+            bytes += [0xFF, 0xFE, 0xC3]
+            bytes += Array(#""}}}}"#.utf8)
+            let reply = try await app.call(
+                .put, "/v1/projects/shop-app/remoteConfig", raw: ByteBuffer(bytes: bytes), headers: [.ifMatch: "*"])
+            #expect(reply.status == 400)
+        }
+    }
+
+    @Test func sqlLookingTextIsStoredLiterally() async throws {
+        try await TestApp.run { app in
+            let sneaky = "x'); DROP TABLE template_versions; --"
+            let created = try await app.call(
+                .post, "/v1/projects", json: ["projectId": "shop-app", "displayName": sneaky])
+            #expect(created.json["displayName"] as? String == sneaky)
+            let template: [String: Any] = [
+                "conditions": [["name": sneaky, "expression": "true"]],
+                "parameters": [
+                    "text": [
+                        "defaultValue": ["value": sneaky], "description": sneaky,
+                        "conditionalValues": [sneaky: ["value": "\\\"; SELECT pg_sleep(10); --"]],
+                    ]
+                ],
+            ]
+            let published = try await app.publish("shop-app", template)
+            #expect(published.status == 200)
+            let read = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
+            let parameters = read.json["parameters"] as? [String: [String: Any]]
+            #expect((parameters?["text"]?["defaultValue"] as? [String: String])?["value"] == sneaky)
+            #expect(parameters?["text"]?["description"] as? String == sneaky)
+            let key = try await app.call(.post, "/v1/apiKeys", json: ["role": "viewer", "displayName": sneaky])
+            #expect(key.json["displayName"] as? String == sneaky)
+            let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
+            #expect((versions.json["versions"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func hugeValuesAreBoundedByTheLimits() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            // Under 1 MiB of body but over 1,000,000 characters of values in all.
+            let big = String(repeating: "x", count: 500_001)
+            let template: [String: Any] = [
+                "parameters": ["a": ["defaultValue": ["value": big]], "b": ["defaultValue": ["value": big]]]
+            ]
+            let tooMuch = try await app.publish("shop-app", template)
+            #expect(tooMuch.status == 400)
+            #expect(tooMuch.errorReasons == ["LIMIT_EXCEEDED"])
+            let oneString = String(repeating: "x", count: 1 << 20)
+            let overBody = try await app.publish(
+                "shop-app", ["parameters": ["a": ["defaultValue": ["value": oneString]]]])
+            #expect(overBody.status == 413)
+            let fine = try await app.publish(
+                "shop-app", ["parameters": ["a": ["defaultValue": ["value": String(repeating: "x", count: 300_000)]]]])
+            #expect(fine.status == 200)
+        }
+    }
+}
