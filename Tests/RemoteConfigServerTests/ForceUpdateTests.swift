@@ -4,24 +4,9 @@ import Testing
 
 /// The README's force-update example, end to end through publish and fetch.
 @Suite struct ForceUpdateTests {
+    /// The README's template: the shared force-update fixture with a store link.
     static var template: [String: Any] {
-        [
-            "conditions": [
-                ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"],
-                ["name": "broken_release", "expression": "app.version.==(['1.1.4'])"],
-            ],
-            "parameters": [
-                "require_force_update": [
-                    "defaultValue": ["value": "false"],
-                    "conditionalValues": ["ios_too_old": ["value": "true"], "broken_release": ["value": "true"]],
-                    "valueType": "BOOLEAN",
-                ],
-                "current_version": ["defaultValue": ["value": "2.3.0"], "valueType": "STRING"],
-                "app_store_url": [
-                    "defaultValue": ["value": "https://apps.apple.com/app/id123"], "valueType": "STRING",
-                ],
-            ],
-        ]
+        TemplateFixtures.forceUpdate(storeURL: "https://apps.apple.com/app/id123")
     }
 
     @Test func appsTooOldOrBrokenMustUpdate() async throws {

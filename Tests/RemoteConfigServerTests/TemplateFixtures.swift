@@ -10,9 +10,10 @@ enum TemplateFixtures {
         return try! Data(contentsOf: url)
     }
 
-    /// A small force-update template.
-    static func forceUpdate(currentVersion: String = "2.3.0") -> [String: Any] {
-        [
+    /// A small force-update template; without `storeURL` the app's own store link applies (useInAppDefault).
+    static func forceUpdate(currentVersion: String = "2.3.0", storeURL: String? = nil) -> [String: Any] {
+        let store: [String: Any] = storeURL.map { ["value": $0] } ?? ["useInAppDefault": true]
+        return [
             "conditions": [
                 ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"],
                 ["name": "broken_release", "expression": "app.version.==(['1.1.4'])"],
@@ -24,7 +25,7 @@ enum TemplateFixtures {
                     "valueType": "BOOLEAN",
                 ],
                 "current_version": ["defaultValue": ["value": currentVersion], "valueType": "STRING"],
-                "app_store_url": ["defaultValue": ["useInAppDefault": true], "valueType": "STRING"],
+                "app_store_url": ["defaultValue": store, "valueType": "STRING"],
             ],
         ]
     }
