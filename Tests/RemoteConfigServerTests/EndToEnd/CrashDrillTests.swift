@@ -61,6 +61,7 @@ import Testing
             pageToken = page.json["nextPageToken"] as? String
         } while pageToken != nil
         let acked = acknowledged.withLockedValue { $0 }
+        print("crash drill: \(acked.count) publishes acknowledged before SIGKILL, \(history.count) versions in history")
         #expect(acked.count >= 60)
         #expect(
             history == Array((1...(history.max() ?? 0)).reversed()), "version numbers are contiguous, no duplicates")
