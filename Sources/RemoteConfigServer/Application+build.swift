@@ -93,10 +93,10 @@ public func buildApplication(
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
-    app.addServices(database.client, StreamHubService(hub: environment.streams))
+    app.addServices(database, StreamHubService(hub: environment.streams))
     app.addServices(
         EventListener(
-            url: database.url, published: environment.published, clientKeys: environment.clientKeys, logger: logger,
+            database: database, published: environment.published, clientKeys: environment.clientKeys, logger: logger,
             interval: configuration.cacheCheckInterval))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()

@@ -1,23 +1,80 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
+import ServiceLifecycle
 
 /// The shared PostgreSQL pool, with the deadline and error mapping every store call goes through.
-public final class Database: Sendable {
-    public let client: PostgresClient
+///
+/// It is a `Service`: it runs the pool, and replaces it with a fresh one when the database is back after an
+/// outage. PostgresNIO's pool backs off up to a minute between reconnection attempts; a fresh pool connects at
+/// once, so the server recovers within the listener's retry interval instead of the pool's backoff.
+public final class Database: Service, Sendable {
     public let url: DatabaseURL
     let logger: Logger
     /// How long a store call may wait before the database counts as unavailable.
     let deadline: Duration
+    let maximumConnections: Int
 
-    /// Creates the pool; it connects once `client.run()` runs (the application adds it as a service).
+    private struct State {
+        var client: PostgresClient
+        var runner: Task<Void, Never>?
+        /// Set when a call found the database unavailable; cleared by a reset.
+        var failing = false
+        var stopped = false
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    /// Creates the pool; it connects once `run()` runs (the application adds the database as a service).
     public init(url: DatabaseURL, logger: Logger, deadline: Duration = .seconds(5), maximumConnections: Int = 20) {
-        var configuration = url.clientConfiguration()
-        configuration.options.maximumConnections = maximumConnections
-        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.url = url
         self.logger = logger
         self.deadline = deadline
+        self.maximumConnections = maximumConnections
+        self.state = NIOLockedValueBox(State(client: Self.makeClient(url, logger, maximumConnections)))
+    }
+
+    private static func makeClient(_ url: DatabaseURL, _ logger: Logger, _ maximumConnections: Int) -> PostgresClient {
+        var configuration = url.clientConfiguration()
+        configuration.options.maximumConnections = maximumConnections
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// The current pool.
+    public var client: PostgresClient { state.withLockedValue { $0.client } }
+
+    /// Runs the pool until shutdown.
+    public func run() async throws {
+        state.withLockedValue { state in
+            let client = state.client
+            state.runner = Task { await client.run() }
+        }
+        try? await gracefulShutdown()
+        let runner = state.withLockedValue { state -> Task<Void, Never>? in
+            state.stopped = true
+            return state.runner
+        }
+        runner?.cancel()
+        await runner?.value
+    }
+
+    /// After the database was unavailable and is reachable again (a direct connection just worked),
+    /// swaps in a fresh pool so requests succeed at once rather than after the old pool's backoff.
+    public func recoverIfFailing() {
+        let old = state.withLockedValue { state -> Task<Void, Never>? in
+            guard state.failing, !state.stopped, state.runner != nil else { return nil }
+            let client = Self.makeClient(url, logger, maximumConnections)
+            let previous = state.runner
+            state.client = client
+            state.runner = Task { await client.run() }
+            state.failing = false
+            return previous
+        }
+        if let old {
+            logger.notice("database reachable again: replaced the connection pool")
+            old.cancel()
+        }
     }
 
     /// Runs `body` with the pool, failing with `StoreError.unavailable` when the database does not answer in time.
@@ -26,7 +83,9 @@ public final class Database: Sendable {
         do {
             return try await withDeadline(deadline) { try await body(client) }
         } catch {
-            throw StoreError.map(error)
+            let mapped = StoreError.map(error)
+            if case StoreError.unavailable = mapped { state.withLockedValue { $0.failing = true } }
+            throw mapped
         }
     }
 
@@ -47,6 +106,7 @@ public final class Database: Sendable {
             for try await _ in try await client.query("SELECT 1") {}
             return true
         }
+        if answered == nil { state.withLockedValue { $0.failing = true } }
         return answered ?? false
     }
 }

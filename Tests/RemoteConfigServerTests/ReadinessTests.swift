@@ -36,8 +36,15 @@ import Testing
             #expect(write.status == .serviceUnavailable)
             #expect(write.headers[.retryAfter] != nil)
 
+            // Keep asking for 8 s: the old pool's reconnection backoff grows to seconds meanwhile.
+            let outageEnd = ContinuousClock.now + .seconds(8)
+            while ContinuousClock.now < outageEnd {
+                _ = try await ready()
+                try await Task.sleep(for: .milliseconds(100))
+            }
             _ = try cluster.embedded.start()
-            let deadline = ContinuousClock.now + .seconds(20)
+            // Back within 2 seconds of PostgreSQL accepting connections, without a restart.
+            let deadline = ContinuousClock.now + .seconds(2)
             var status = 0
             while ContinuousClock.now < deadline {
                 status = try await ready().0

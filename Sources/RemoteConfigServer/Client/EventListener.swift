@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// dedicated connection, re-reads everything after each (re)connect since notifications sent meanwhile
 /// are lost, and checks periodically as a safety net.
 struct EventListener: Service {
-    let url: DatabaseURL
+    let database: Database
     let published: PublishedTemplates
     let clientKeys: ClientKeys
     let logger: Logger
@@ -28,7 +28,10 @@ struct EventListener: Service {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnectionHandle.open(url, logger: logger, timeout: .seconds(5))
+                let connection = try await PostgresConnectionHandle.open(
+                    database.url, logger: logger, timeout: .seconds(5))
+                // The database answers a direct connection: if the pool failed meanwhile, renew it now.
+                database.recoverIfFailing()
                 do {
                     try await connection.connection.listen(on: TemplateStore.channel) { notifications in
                         delay = .milliseconds(100)
@@ -47,7 +50,7 @@ struct EventListener: Service {
                 logger.warning("event listener disconnected: \(String(describing: error)); retrying in \(delay)")
             }
             try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(2))
+            delay = min(delay * 2, .seconds(1))
         }
     }
 
