@@ -41,7 +41,8 @@ public struct AppEnvironment: Sendable {
         self.metrics = metrics
         published.observe { project, version in
             metrics.cacheReload()
-            streams.publish(project: project, version: version)
+            // Fanning out to thousands of streams takes a while: not on the publishing request's time.
+            Task { streams.publish(project: project, version: version) }
         }
         clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
     }
