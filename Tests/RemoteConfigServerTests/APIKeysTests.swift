@@ -83,7 +83,7 @@ import Testing
             #expect(clientWithoutProject.errorFields == ["project"])
             let unknownProject = try await app.call(
                 .post, "/v1/apiKeys", json: ["role": "client", "project": "nope-app"])
-            #expect(unknownProject.status == 400)
+            #expect(unknownProject.status == 404)
             #expect(unknownProject.errorFields == ["project"])
             let list = try await app.call(.get, "/v1/apiKeys")
             #expect((list.json["apiKeys"] as? [Any])?.count == 1)  // only the bootstrap admin

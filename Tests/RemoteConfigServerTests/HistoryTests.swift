@@ -60,6 +60,13 @@ import Testing
             let numeric = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": 2])
             #expect(numeric.status == 200)
+            // 1 is also what a JSON true bridges to on Linux: it must still count as a number.
+            let one = try await app.call(
+                .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": 1])
+            #expect(one.status == 200, "\(one.text)")
+            let flag = try await app.call(
+                .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": true])
+            #expect(flag.status == 400)
             let unknown = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": "42"])
             #expect(unknown.status == 404)

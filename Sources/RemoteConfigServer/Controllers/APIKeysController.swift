@@ -37,8 +37,9 @@ struct APIKeysController {
             json["key"] = secret
             return try JSONResponse.make(json, status: .created)
         } catch StoreError.notFound {
-            throw APIError.invalidField(
-                "project", reason: "PROJECT_NOT_FOUND", "project \(project ?? "") does not exist")
+            throw APIError(
+                .notFound, "project \(project ?? "") does not exist",
+                details: [ErrorDetail(field: "project", reason: "PROJECT_NOT_FOUND")])
         }
     }
 

@@ -32,6 +32,19 @@ struct JSONBody {
         return string
     }
 
+    /// A string or whole-number field as text (Firebase sends version numbers as strings, people type numbers).
+    func stringOrInteger(_ field: String) throws -> String? {
+        guard let value = object[field], !(value is NSNull) else { return nil }
+        if let string = value as? String { return string }
+        // On Linux a JSON 0 or 1 also casts to Bool: check the number's own type, not `is Bool`.
+        if let number = value as? NSNumber, String(cString: number.objCType) != "c",
+            number.doubleValue.rounded() == number.doubleValue
+        {
+            return number.stringValue
+        }
+        throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
+    }
+
     /// A required string field.
     func requiredString(_ field: String) throws -> String {
         guard let value = try string(field) else {

@@ -112,12 +112,7 @@ struct TemplatesController {
     @Sendable func rollback(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await self.project(request, context, .editor)
         let body = try await JSONBody.read(request, context: context)
-        let text: String? =
-            if let number = body.object["versionNumber"] as? NSNumber, !(body.object["versionNumber"] is Bool) {
-                number.stringValue
-            } else {
-                try body.string("versionNumber")
-            }
+        let text = try body.stringOrInteger("versionNumber")
         guard let number = try TemplateHTTP.versionNumber(text, field: "versionNumber") else {
             throw APIError.invalidField("versionNumber", reason: "REQUIRED", "versionNumber is required")
         }
