@@ -10,21 +10,8 @@ after PostgreSQL returned the server was ready and accepted a publish again.
 """
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile, threading, time, urllib.request, urllib.error
 
-TOKEN = "rc_admin_outageDrill000000000000000000000"
-
-
-def call(method, url, body=None, headers=None, timeout=5):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-    except Exception as error:  # connection refused, timeout
-        return 0, {}, str(error).encode()
+sys.path.insert(0, os.path.dirname(__file__))
+from common import TOKEN, call, start_server  # noqa: E402
 
 
 def pg_ctl(data_dir, action):
@@ -49,21 +36,7 @@ def main():
     parser.add_argument("--workers", type=int, default=4)
     options = parser.parse_args()
 
-    data_dir = tempfile.mkdtemp(prefix="rc-outage-")
-    os.chmod(data_dir, 0o755)
-    env = dict(os.environ, RC_ADMIN_TOKEN=TOKEN, RC_LOG_LEVEL="error")
-    server = subprocess.Popen([options.binary, "serve", "--port", "0", "--data-dir", data_dir],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
-    port = None
-    deadline = time.time() + 120
-    while time.time() < deadline and port is None:
-        line = server.stdout.readline()
-        if "listening on http://" in line:
-            port = int(line.rsplit(":", 1)[1])
-    if port is None:
-        sys.exit("server did not start")
-    threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
-    base = f"http://127.0.0.1:{port}"
+    server, base, data_dir = start_server(options.binary, "rc-outage-")
     admin = {"Authorization": f"Bearer {TOKEN}"}
     call("POST", base + "/v1/projects", {"projectId": "drill-app"}, admin)
     _, _, body = call("POST", base + "/v1/apiKeys", {"role": "client", "project": "drill-app"}, admin)

@@ -10,7 +10,7 @@ above the sample taken after the first sixth of the run (after the first minute 
 """
 import argparse, json, os, random, resource, selectors, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(__file__))
-from outage import call, TOKEN  # noqa: E402
+from common import TOKEN, call, start_server  # noqa: E402
 
 
 def rss_kib(pid):
@@ -34,22 +34,8 @@ def main():
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     streams_wanted = min(options.streams, wanted // 2 - 128)
 
-    data_dir = tempfile.mkdtemp(prefix="rc-soak-")
-    os.chmod(data_dir, 0o755)
-    env = dict(os.environ, RC_ADMIN_TOKEN=TOKEN, RC_LOG_LEVEL="error")
-    server = subprocess.Popen([options.binary, "serve", "--port", "0", "--data-dir", data_dir],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
-    port = None
-    deadline = time.time() + 120
-    while time.time() < deadline and port is None:
-        line = server.stdout.readline()
-        if "listening on http://" in line:
-            port = int(line.rsplit(":", 1)[1])
-    if port is None:
-        sys.exit("server did not start")
-    log_lines = []
-    threading.Thread(target=lambda: [log_lines.append(l) for l in server.stdout], daemon=True).start()
-    base = f"http://127.0.0.1:{port}"
+    server, base, data_dir = start_server(options.binary, "rc-soak-")
+    port = int(base.rsplit(":", 1)[1])
     admin = {"Authorization": f"Bearer {TOKEN}"}
     publish_headers = dict(admin, **{"If-Match": "*"})
     call("POST", base + "/v1/projects", {"projectId": "soak-app"}, admin)
