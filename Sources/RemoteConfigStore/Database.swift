@@ -56,7 +56,16 @@ public final class Database: Service, Sendable {
             return state.runner
         }
         runner?.cancel()
-        await runner?.value
+        // The pool finishes once its connections are back; a lease lost to a cancelled request must not
+        // keep shutdown waiting for ever, so wait a bounded time.
+        if let runner {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await runner.value }
+                group.addTask { try? await Task.sleep(for: .seconds(3)) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
     }
 
     /// After the database was unavailable and is reachable again (a direct connection just worked),
@@ -111,18 +120,44 @@ public final class Database: Service, Sendable {
     }
 }
 
-/// Runs `body`, or throws `StoreError.unavailable` when `limit` passes first (the body is cancelled).
+/// Runs `body`, or throws `StoreError.unavailable` when `limit` passes first.
+///
+/// The caller is answered at the deadline even if `body` does not react to cancellation (a lease waiting on a
+/// pool that is being replaced): `body` is cancelled and left to finish on its own.
 func withDeadline<T: Sendable>(
     _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw StoreError.unavailable("no answer within \(limit)")
+    let outcome = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
+    let resume: @Sendable (Result<T, any Error>) -> Bool = { result in
+        guard
+            let continuation = outcome.withLockedValue({ value -> CheckedContinuation<T, any Error>? in
+                defer { value = nil }
+                return value
+            })
+        else { return false }
+        continuation.resume(with: result)
+        return true
+    }
+    let work = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            outcome.withLockedValue { $0 = continuation }
+            let task = Task {
+                do {
+                    _ = resume(.success(try await body()))
+                } catch {
+                    _ = resume(.failure(error))
+                }
+            }
+            work.withLockedValue { $0 = task }
+            Task {
+                try? await Task.sleep(for: limit)
+                if resume(.failure(StoreError.unavailable("no answer within \(limit)"))) { task.cancel() }
+            }
         }
-        defer { group.cancelAll() }
-        return try await group.next()!
+    } onCancel: {
+        work.withLockedValue { $0 }?.cancel()
+        _ = resume(.failure(CancellationError()))
     }
 }
 
