@@ -80,9 +80,7 @@ struct DraftsController {
                     return TemplateHTTP.storedJSON(template)
                 }
             }
-            return TemplateHTTP.response(
-                try TemplateHTTP.templateJSON(stored),
-                etag: TemplateHTTP.etag(project: project, version: stored.versionNumber))
+            return try TemplateHTTP.response(for: stored)
         } catch TemplateStoreError.stale {
             throw TemplateHTTP.stale("draft")
         } catch TemplateStoreError.baseChanged(let base, let latest) {

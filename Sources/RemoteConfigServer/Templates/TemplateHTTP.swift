@@ -88,6 +88,11 @@ enum TemplateHTTP {
         return object
     }
 
+    /// A stored version as the answer to a read or a publish: the template with `version`, and its ETag.
+    static func response(for stored: StoredVersion) throws -> Response {
+        response(try templateJSON(stored), etag: etag(project: stored.project, version: stored.versionNumber))
+    }
+
     /// The empty template served before the first publish.
     static let emptyTemplate: JSONObject = [
         "conditions": .array([]), "parameters": .object([:]), "parameterGroups": .object([:]),

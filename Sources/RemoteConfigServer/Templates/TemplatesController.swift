@@ -46,9 +46,7 @@ struct TemplatesController {
             return TemplateHTTP.response(
                 TemplateHTTP.emptyTemplate, etag: TemplateHTTP.etag(project: project, version: 0))
         }
-        return TemplateHTTP.response(
-            try TemplateHTTP.templateJSON(stored),
-            etag: TemplateHTTP.etag(project: project, version: stored.versionNumber))
+        return try TemplateHTTP.response(for: stored)
     }
 
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -77,9 +75,7 @@ struct TemplatesController {
         let stored = try await publishing {
             try await templates.publish(project, publishRequest, actor: key.displayName)
         }
-        return TemplateHTTP.response(
-            try TemplateHTTP.templateJSON(stored),
-            etag: TemplateHTTP.etag(project: project, version: stored.versionNumber))
+        return try TemplateHTTP.response(for: stored)
     }
 
     @Sendable func listVersions(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -125,9 +121,7 @@ struct TemplatesController {
         let stored = try await publishing {
             try await templates.publish(project, publishRequest, actor: key.displayName)
         }
-        return TemplateHTTP.response(
-            try TemplateHTTP.templateJSON(stored),
-            etag: TemplateHTTP.etag(project: project, version: stored.versionNumber))
+        return try TemplateHTTP.response(for: stored)
     }
 
     @Sendable func downloadDefaults(_ request: Request, context: AppRequestContext) async throws -> Response {
