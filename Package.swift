@@ -33,6 +33,8 @@ let package = Package(
             dependencies: [
                 "RemoteConfigCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Only to recognise the pool's errors (shut down, request cancelled) as "unavailable".
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -91,6 +93,7 @@ let package = Package(
                 "RemoteConfigStore",
                 "RemoteConfigTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -19,7 +19,10 @@ public final class Database: Service, Sendable {
     private struct State {
         var client: PostgresClient
         var runner: Task<Void, Never>?
-        /// Set when a call found the database unavailable; cleared by a reset.
+        /// Replaced pools finishing the work they had; stopped at shutdown at the latest.
+        var retiring: [UInt64: Task<Void, Never>] = [:]
+        var nextRetiring: UInt64 = 0
+        /// Set when a call found the database unavailable; cleared by the next call that succeeds.
         var failing = false
         var stopped = false
     }
@@ -51,11 +54,12 @@ public final class Database: Service, Sendable {
             state.runner = Task { await client.run() }
         }
         try? await gracefulShutdown()
-        let runner = state.withLockedValue { state -> Task<Void, Never>? in
+        let (runner, retiring) = state.withLockedValue { state in
             state.stopped = true
-            return state.runner
+            return (state.runner, Array(state.retiring.values))
         }
         runner?.cancel()
+        for task in retiring { task.cancel() }
         // The pool finishes once its connections are back; a lease lost to a cancelled request must not
         // keep shutdown waiting for ever, so wait a bounded time.
         if let runner {
@@ -68,21 +72,33 @@ public final class Database: Service, Sendable {
         }
     }
 
-    /// After the database was unavailable and is reachable again (a direct connection just worked),
-    /// swaps in a fresh pool so requests succeed at once rather than after the old pool's backoff.
-    public func recoverIfFailing() {
-        let old = state.withLockedValue { state -> Task<Void, Never>? in
-            guard state.failing, !state.stopped, state.runner != nil else { return nil }
+    /// After the database was unavailable and is reachable again (a direct connection just worked), makes
+    /// sure requests succeed at once: when the pool does not answer within a quarter of a second (it is
+    /// waiting out its reconnection backoff), a fresh pool takes over.
+    ///
+    /// A pool that answers is kept: replacing it would fail the requests it is serving. The replaced pool
+    /// is stopped only after `deadline`, so work it still has ends on its own instead of being cut off.
+    public func recoverIfFailing() async {
+        guard state.withLockedValue({ $0.failing && !$0.stopped && $0.runner != nil }) else { return }
+        if await ping(within: .milliseconds(250)) { return }
+        let retired = state.withLockedValue { state -> (UInt64, Task<Void, Never>)? in
+            guard state.failing, !state.stopped, let previous = state.runner else { return nil }
             let client = Self.makeClient(url, logger, maximumConnections)
-            let previous = state.runner
             state.client = client
             state.runner = Task { await client.run() }
             state.failing = false
-            return previous
+            state.nextRetiring += 1
+            state.retiring[state.nextRetiring] = previous
+            return (state.nextRetiring, previous)
         }
-        if let old {
-            logger.notice("database reachable again: replaced the connection pool")
-            old.cancel()
+        guard let (id, previous) = retired else { return }
+        logger.notice("database reachable again: the connection pool did not answer, so a new one took over")
+        let deadline = self.deadline
+        Task { [state] in
+            try? await Task.sleep(for: deadline)
+            previous.cancel()
+            await previous.value
+            _ = state.withLockedValue { $0.retiring.removeValue(forKey: id) }
         }
     }
 
@@ -90,7 +106,9 @@ public final class Database: Service, Sendable {
     public func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let client = self.client
         do {
-            return try await withDeadline(deadline) { try await body(client) }
+            let result = try await withDeadline(deadline) { try await body(client) }
+            markAnswered()
+            return result
         } catch {
             let mapped = StoreError.map(error)
             if case StoreError.unavailable = mapped { state.withLockedValue { $0.failing = true } }
@@ -108,15 +126,24 @@ public final class Database: Service, Sendable {
         }
     }
 
-    /// Whether the database answers a trivial query within a second.
-    public func ping() async -> Bool {
+    /// Whether the database answers a trivial query within `limit`.
+    public func ping(within limit: Duration = .seconds(1)) async -> Bool {
         let client = self.client
-        let answered = try? await withDeadline(.seconds(1)) {
+        let answered = try? await withDeadline(limit) {
             for try await _ in try await client.query("SELECT 1") {}
             return true
         }
-        if answered == nil { state.withLockedValue { $0.failing = true } }
+        if answered == nil {
+            state.withLockedValue { $0.failing = true }
+        } else {
+            markAnswered()
+        }
         return answered ?? false
+    }
+
+    /// The pool answered: it is not failing (whatever an earlier call found).
+    private func markAnswered() {
+        state.withLockedValue { if $0.failing { $0.failing = false } }
     }
 }
 

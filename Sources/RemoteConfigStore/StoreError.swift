@@ -1,4 +1,5 @@
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// What a store reports to the layers above; the server maps each case to one HTTP error.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -37,6 +38,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 return error
             }
             return StoreError.unavailable("\(error.code)")
+        }
+        if let error = error as? ConnectionPoolError {
+            // The pool was replaced or is shutting down before the call got a connection: nothing ran.
+            return StoreError.unavailable("connection pool: \(error)")
         }
         return error
     }

@@ -31,7 +31,7 @@ struct EventListener: Service {
                 let connection = try await PostgresConnectionHandle.open(
                     database.url, logger: logger, timeout: .seconds(5))
                 // The database answers a direct connection: if the pool failed meanwhile, renew it now.
-                database.recoverIfFailing()
+                await database.recoverIfFailing()
                 do {
                     try await connection.connection.listen(on: TemplateStore.channel) { notifications in
                         delay = .milliseconds(100)
