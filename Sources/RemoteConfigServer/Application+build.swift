@@ -86,9 +86,20 @@ public func buildApplication(
     let environment = AppEnvironment(
         database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
         fetchRateLimit: configuration.fetchRateLimit)
+    return buildApplication(
+        configuration: configuration, environment: environment, logger: logger, routes: routes,
+        onServerRunning: onServerRunning)
+}
+
+/// Builds the application around an environment the caller keeps (tests reach its stream hub).
+public func buildApplication(
+    configuration: ServerConfiguration, environment: AppEnvironment, logger: Logger, routes: RouteTable = RouteTable(),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let database = environment.database
     let router = buildRouter(environment, routes: routes)
     var app = Application(
-        router: router,
+        responder: ChildTaskResponder(base: router.buildResponder()),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "remote-config"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -96,25 +96,4 @@ import Testing
             #expect(try await stream.waitForClose(timeout: .seconds(2)), "revoking the key closes its stream")
         }
     }
-
-    /// A client that never reads must not delay the others. (That it is eventually dropped, once its
-    /// bounded queue fills, is not shown here: the kernel's socket buffers absorb minutes of events first.)
-    @Test func aStalledReaderDoesNotDelayHealthyStreams() async throws {
-        try await TestApp.live(configure: Self.keepAlive(.milliseconds(20))) { app in
-            try await app.createProject("shop-app")
-            let key = try await app.createKey(role: "client", project: "shop-app")
-            // The stalled client never reads; keep-alives fill its queue.
-            let stalled = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
-            let healthy = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
-            _ = try await healthy.head()
-            #expect(try await healthy.next()?.retry == "2000")
-            for index in 0..<5 {
-                try await Self.publish(app, "1.0.\(index)")
-                var seen: SSEClient.Event?
-                repeat { seen = try await healthy.next(timeout: .seconds(2)) } while seen?.comment != nil
-                #expect(seen?.id == "\(index + 1)", "a healthy client hears every publish promptly")
-            }
-            _ = stalled
-        }
-    }
 }

@@ -38,10 +38,13 @@ struct TestApp {
         configuration.dataDirectory = NSTemporaryDirectory() + "rc-app-\(UUID().uuidString)"
         configuration.port = 0
         configure(&configuration)
+        let environment = AppEnvironment(
+            database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
+            fetchRateLimit: configuration.fetchRateLimit)
         let app = buildApplication(
-            configuration: configuration, database: database, logger: logger, routes: routes)
+            configuration: configuration, environment: environment, logger: logger, routes: routes)
         return try await app.test(live ? .live : .router) { client in
-            try await body(Session(client: client, database: database))
+            try await body(Session(client: client, database: database, streams: environment.streams))
         }
     }
 
@@ -57,6 +60,8 @@ struct TestApp {
     struct Session: Sendable {
         let client: any TestClientProtocol
         let database: Database
+        /// The application's realtime subscribers.
+        let streams: StreamHub
         /// The port of a live application.
         var port: Int { client.port ?? 0 }
 

@@ -20,9 +20,13 @@ public final class SSEClient: @unchecked Sendable {
         public var comment: String?
     }
 
-    /// Connects to `127.0.0.1:port` and sends `GET path` with `headers`.
-    public init(port: Int, path: String, headers: [String: String] = [:]) throws {
+    /// Connects to `127.0.0.1:port` and sends `GET path` with `headers`; `receiveBuffer` shrinks the
+    /// socket's receive buffer (a stalled reader then fills the server's buffers sooner).
+    public init(port: Int, path: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -86,6 +90,17 @@ public final class SSEClient: @unchecked Sendable {
         return false
     }
 
+    /// Whether the server closed the connection within `timeout` (reading and discarding what arrives); a
+    /// stream that merely ended with its last chunk leaves the connection open and does not count.
+    public func waitForDisconnect(timeout: Duration = .seconds(5)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard try await fill() else { return true }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        return false
+    }
+
     /// Reads what is available; false at end of stream.
     private func fill() async throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -96,7 +111,7 @@ public final class SSEClient: @unchecked Sendable {
         }
         if count == 0 { return false }
         if errno == EAGAIN || errno == EWOULDBLOCK {
-            try await Task.sleep(for: .milliseconds(10))
+            try await Task.sleep(for: .milliseconds(2))
             return true
         }
         return false

@@ -21,9 +21,14 @@ struct StreamController {
         let key = try await ClientAuth.require(request, project: project, keys: clientKeys)
         let lastEventID = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         // Subscribe before reading the current version, so a publish in between is not missed.
-        let (_, events) = hub.subscribe(project: project, keyId: key.id)
-        let current = published.entry(project)?.version ?? 0
+        let channel = context.channel
+        let (id, events) = hub.subscribe(project: project, keyId: key.id) { channel.close(promise: nil) }
+        // An SSE client never sends more after its request, so the end of its input means it has gone.
         let hub = self.hub
+        try await channel.pipeline.addHandler(
+            ClientDepartureHandler { hub.drop(project: project, id: id) }, position: .first
+        ).get()
+        let current = published.entry(project)?.version ?? 0
         let retry = retryMilliseconds
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",

@@ -16,6 +16,9 @@ public final class StreamHub: Sendable {
     struct Subscriber {
         let keyId: String
         let continuation: AsyncStream<Event>.Continuation
+        /// Aborts the subscriber's connection: its pending writes fail, so a writer blocked on a full
+        /// socket is released too.
+        let abort: @Sendable () -> Void
     }
 
     private let subscribers = NIOLockedValueBox<[String: [UInt64: Subscriber]]>([:])
@@ -31,17 +34,31 @@ public final class StreamHub: Sendable {
     }
 
     /// Adds a subscriber; the stream ends when it is dropped, its key revoked or the server stops.
-    func subscribe(project: String, keyId: String) -> (id: UInt64, events: AsyncStream<Event>) {
+    /// `abort` closes its connection when it is dropped (it stalled, or its client left).
+    func subscribe(
+        project: String, keyId: String, abort: @escaping @Sendable () -> Void = {}
+    ) -> (id: UInt64, events: AsyncStream<Event>) {
         let id = nextID.withLockedValue { value -> UInt64 in
             value += 1
             return value
         }
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
         subscribers.withLockedValue {
-            $0[project, default: [:]][id] = Subscriber(keyId: keyId, continuation: continuation)
+            $0[project, default: [:]][id] = Subscriber(keyId: keyId, continuation: continuation, abort: abort)
         }
         continuation.onTermination = { [weak self] _ in self?.remove(project: project, id: id) }
         return (id, stream)
+    }
+
+    /// Ends subscriber `id` of `project` and aborts its connection: its client left or stopped reading.
+    func drop(project: String, id: UInt64) {
+        guard let subscriber = subscribers.withLockedValue({ $0[project]?[id] }) else { return }
+        drop(subscriber)
+    }
+
+    private func drop(_ subscriber: Subscriber) {
+        subscriber.continuation.finish()
+        subscriber.abort()
     }
 
     private func remove(project: String, id: UInt64) {
@@ -77,8 +94,9 @@ public final class StreamHub: Sendable {
 
     private func send(_ event: Event, to subscriber: Subscriber) {
         if case .dropped = subscriber.continuation.yield(event) {
-            // Its queue is full: it is not reading. Drop it rather than buffer without end.
-            subscriber.continuation.finish()
+            // Its queue is full: its writes are blocked on a full socket because the client does not read.
+            // Drop it rather than buffer without end; it catches up when it reconnects with Last-Event-ID.
+            drop(subscriber)
         }
     }
 

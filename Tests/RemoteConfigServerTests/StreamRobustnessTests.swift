@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import RemoteConfigServer
+import RemoteConfigTestSupport
+import Testing
+
+/// Streams whose clients stall, leave or reconnect in a loop cost the others nothing and are released.
+@Suite struct StreamRobustnessTests {
+    static let path = StreamTests.path
+
+    /// Waits until the server holds `expected` streams; false if it does not within `timeout`.
+    static func streams(
+        _ app: TestApp.Session, become expected: Int, within timeout: Duration = .seconds(2)
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while app.streams.count != expected {
+            if ContinuousClock.now > deadline { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    /// A client that never reads must not delay the others.
+    @Test func aStalledReaderDoesNotDelayHealthyStreams() async throws {
+        try await TestApp.live(configure: StreamTests.keepAlive(.milliseconds(20))) { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            // The stalled client never reads; keep-alives fill its queue.
+            let stalled = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
+            let healthy = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
+            _ = try await healthy.head()
+            #expect(try await healthy.next()?.retry == "2000")
+            for index in 0..<5 {
+                try await StreamTests.publish(app, "1.0.\(index)")
+                var seen: SSEClient.Event?
+                repeat { seen = try await healthy.next(timeout: .seconds(2)) } while seen?.comment != nil
+                #expect(seen?.id == "\(index + 1)", "a healthy client hears every publish promptly")
+            }
+            _ = stalled
+        }
+    }
+
+    /// Once the socket buffers of a client that does not read are full, its bounded queue fills and the
+    /// server drops it: the stream ends and the connection is closed, while a healthy client that shares
+    /// the project gets every event.
+    @Test func aStalledReaderIsDroppedAfterABoundedBuffer() async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            let stalled = try SSEClient(
+                port: app.port, path: Self.path, headers: ["X-API-Key": key.secret], receiveBuffer: 4096)
+            _ = try await stalled.head()
+            let healthy = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
+            _ = try await healthy.head()
+            #expect(try await healthy.next()?.retry == "2000")
+            #expect(try await Self.streams(app, become: 2))
+
+            // Events go straight to the hub (a publish through the API would take far longer per event);
+            // the healthy client catches up after every few (fewer than the queue's 8), so only a client that
+            // does not read falls behind.
+            var version: Int64 = 0
+            let deadline = ContinuousClock.now + .seconds(60)
+            while app.streams.count == 2, version < 200_000, ContinuousClock.now < deadline {
+                for _ in 0..<6 {
+                    version += 1
+                    app.streams.publish(project: "shop-app", version: version)
+                }
+                var seen: SSEClient.Event?
+                repeat {
+                    seen = try await healthy.next(timeout: .seconds(5))
+                } while seen != nil
+                    && seen?.id != "\(version)"
+                try #require(seen?.id == "\(version)", "the healthy client keeps up")
+            }
+            #expect(app.streams.count == 1, "the stalled stream is dropped")
+            print("stalled reader dropped after \(version) events (about \(version * 79 / 1024) KiB)")
+
+            app.streams.publish(project: "shop-app", version: version + 1)
+            var seen: SSEClient.Event?
+            repeat {
+                seen = try await healthy.next(timeout: .seconds(5))
+            } while seen != nil
+                && seen?.id != "\(version + 1)"
+            #expect(seen?.id == "\(version + 1)", "the healthy stream goes on")
+            // Dropped means cut off: the server closes the connection rather than finishing the response,
+            // which would need the client to read first.
+            #expect(try await stalled.waitForDisconnect(timeout: .seconds(10)), "the stalled connection is closed")
+        }
+    }
+
+    /// A client that goes away is released at once, not at the next keep-alive write (15 s by default);
+    /// a client reconnecting in a loop leaves nothing behind.
+    @Test func clientsThatLeaveAreReleasedAtOnce() async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await StreamTests.publish(app, "1.0.0")
+            let healthy = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
+            _ = try await healthy.head()
+
+            for _ in 0..<100 {
+                let client = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
+                _ = try await client.head()
+                #expect(try await client.next()?.retry == "2000")
+                #expect(try await client.next()?.id == "1")
+                client.close()
+            }
+            #expect(try await Self.streams(app, become: 1, within: .seconds(1)), "every departed client is released")
+
+            try await StreamTests.publish(app, "1.0.1")
+            var seen: SSEClient.Event?
+            repeat { seen = try await healthy.next(timeout: .seconds(2)) } while seen != nil && seen?.id != "2"
+            #expect(seen?.id == "2", "the remaining stream still hears publishes")
+        }
+    }
+}
