@@ -51,6 +51,8 @@ let package = Package(
                 "RemoteConfigCore",
                 "RemoteConfigStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The HTTP/1.1 channel, to give connections a small first read buffer.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

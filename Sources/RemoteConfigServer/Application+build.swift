@@ -100,6 +100,7 @@ public func buildApplication(
     let router = buildRouter(environment, routes: routes)
     var app = Application(
         responder: ChildTaskResponder(base: router.buildResponder()),
+        server: .leanHTTP1,
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "remote-config"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
