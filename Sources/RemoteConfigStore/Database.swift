@@ -73,14 +73,14 @@ public final class Database: Service, Sendable {
     }
 
     /// After the database was unavailable and is reachable again (a direct connection just worked), makes
-    /// sure requests succeed at once: when the pool does not answer within a quarter of a second (it is
-    /// waiting out its reconnection backoff), a fresh pool takes over.
+    /// sure requests succeed at once: when the pool does not answer within `probe` (it is waiting out its
+    /// reconnection backoff), a fresh pool takes over.
     ///
     /// A pool that answers is kept: replacing it would fail the requests it is serving. The replaced pool
     /// is stopped only after `deadline`, so work it still has ends on its own instead of being cut off.
-    public func recoverIfFailing() async {
+    public func recoverIfFailing(probe: Duration = .milliseconds(250)) async {
         guard state.withLockedValue({ $0.failing && !$0.stopped && $0.runner != nil }) else { return }
-        if await ping(within: .milliseconds(250)) { return }
+        if await ping(within: probe) { return }
         let retired = state.withLockedValue { state -> (UInt64, Task<Void, Never>)? in
             guard state.failing, !state.stopped, let previous = state.runner else { return nil }
             let client = Self.makeClient(url, logger, maximumConnections)

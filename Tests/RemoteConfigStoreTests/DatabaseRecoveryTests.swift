@@ -31,17 +31,17 @@ import _ConnectionPoolModule
     }
 
     @Test func aPoolThatAnswersIsKeptAndItsWorkFinishes() async throws {
-        try await Self.withDatabase(deadline: .seconds(1)) { database in
+        try await Self.withDatabase(deadline: .seconds(3)) { database in
             // Open a few connections first, so the calls below need not wait for one.
             async let warm = [Self.sleep(database, seconds: 0.1), Self.sleep(database, seconds: 0.1)]
             _ = try await (Self.sleep(database, seconds: 0.1), warm)
             // A call that outlives the deadline marks the database as failing, as an outage would.
-            await #expect(throws: StoreError.self) { _ = try await Self.sleep(database, seconds: 1.5) }
+            await #expect(throws: StoreError.self) { _ = try await Self.sleep(database, seconds: 3.5) }
             let pool = ObjectIdentifier(database.client)
-            async let inFlight = Self.sleep(database, seconds: 0.4)
-            try await Task.sleep(for: .milliseconds(50))
+            async let inFlight = Self.sleep(database, seconds: 1)
+            try await Task.sleep(for: .milliseconds(100))
             // The listener reconnected: the pool answers, so it must stay, and the call it serves succeed.
-            await database.recoverIfFailing()
+            await database.recoverIfFailing(probe: .seconds(2))
             #expect(try await inFlight == 1, "a call in flight on the recovered pool is not cut off")
             #expect(ObjectIdentifier(database.client) == pool, "a pool that answers is not replaced")
         }
