@@ -32,3 +32,18 @@ import Testing
         #expect(diff.conditionsChanged.first { $0.name == "a" }?.aspects == ["expression", "position"])
     }
 }
+
+extension TemplateDiffTests {
+    /// Found by the template fuzz test: with a repeated condition name, every later occurrence was
+    /// compared with the first one, so a template differed from itself.
+    @Test func aTemplateWithARepeatedConditionNameDoesNotDifferFromItself() throws {
+        let repeated = try template(
+            #"{"conditions": [{"name": "a", "expression": "true"}, {"name": "a", "expression": "false"}]}"#
+        )
+        #expect(TemplateDiff(from: repeated, to: repeated).isEmpty)
+        let changed = try template(
+            #"{"conditions": [{"name": "a", "expression": "!true"}, {"name": "a", "expression": "false"}]}"#
+        )
+        #expect(TemplateDiff(from: repeated, to: changed).conditionsChanged.map(\.aspects) == [["expression"]])
+    }
+}

@@ -56,7 +56,11 @@ public struct TemplateDiff: Sendable, Hashable {
         let sharedOld = before.conditions.map(\.name).filter { newConditions[$0] != nil }
         let sharedNew = after.conditions.map(\.name).filter { oldConditions[$0] != nil }
         conditionOrderChanged = sharedOld != sharedNew
-        for condition in after.conditions {
+        // A repeated name (only in a template that fails validation) is compared once, by its first
+        // occurrence, as the lookups above and conditional values do; otherwise a template would
+        // differ from itself.
+        var compared = Set<String>()
+        for condition in after.conditions where compared.insert(condition.name).inserted {
             guard let (_, previous) = oldConditions[condition.name] else {
                 conditionsAdded.append(
                     Change(name: condition.name, before: nil, after: .object(condition.jsonObject), aspects: []))
