@@ -16,8 +16,16 @@ from common import TOKEN, call, start_server  # noqa: E402
 
 def pg_ctl(data_dir, action):
     cluster = os.path.join(data_dir, "postgres")
-    bindir = next(d for d in sorted(os.listdir("/usr/lib/postgresql"), reverse=True))
-    pg_ctl = f"/usr/lib/postgresql/{bindir}/bin/pg_ctl"
+    # The binaries the server started the cluster with (postmaster.opts names them), else the newest.
+    try:
+        with open(os.path.join(cluster, "data", "postmaster.opts")) as opts:
+            postgres = opts.read().split()[0].strip('"')
+        pg_ctl = os.path.join(os.path.dirname(postgres), "pg_ctl")
+    except (OSError, IndexError):
+        pg_ctl = ""
+    if not os.path.exists(pg_ctl):
+        bindir = next(d for d in sorted(os.listdir("/usr/lib/postgresql"), reverse=True))
+        pg_ctl = f"/usr/lib/postgresql/{bindir}/bin/pg_ctl"
     args = [pg_ctl, "-D", os.path.join(cluster, "data"), "-w", "-t", "60"]
     if action == "start":
         args += ["-l", os.path.join(cluster, "server.log"), "-o",

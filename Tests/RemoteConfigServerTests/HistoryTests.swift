@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NIOCore
 import PostgresNIO
 import RemoteConfigStore
 import Testing
@@ -64,6 +65,16 @@ import Testing
             let one = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": 1])
             #expect(one.status == 200, "\(one.text)")
+            for whole in ["1.0", "1e0"] {
+                let written = try await app.call(
+                    .post, "/v1/projects/shop-app/remoteConfig:rollback",
+                    raw: ByteBuffer(string: #"{"versionNumber": \#(whole)}"#))
+                #expect(written.status == 200, "\(whole) is the whole number 1: \(written.text)")
+            }
+            let fraction = try await app.call(
+                .post, "/v1/projects/shop-app/remoteConfig:rollback",
+                raw: ByteBuffer(string: #"{"versionNumber": 1.5}"#))
+            #expect(fraction.status == 400)
             let flag = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": true])
             #expect(flag.status == 400)

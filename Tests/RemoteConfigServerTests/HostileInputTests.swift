@@ -91,4 +91,69 @@ import Testing
             #expect(fine.status == 200)
         }
     }
+
+    /// PostgreSQL text cannot hold U+0000: every text field that is stored as text answers 400 naming the
+    /// field, and nothing is stored. (Template values are stored as escaped JSON and keep it.)
+    @Test func nulInStoredTextIsA400NamingTheField() async throws {
+        try await TestApp.run { app in
+            let nul = "a\u{0}b"
+            let project = try await app.call(.post, "/v1/projects", json: ["projectId": "nul-app", "displayName": nul])
+            #expect(project.status == 400)
+            #expect(project.errorFields == ["displayName"])
+            #expect(try await app.call(.get, "/v1/projects/nul-app").status == 404)
+            let key = try await app.call(.post, "/v1/apiKeys", json: ["role": "viewer", "displayName": nul])
+            #expect(key.status == 400)
+            #expect(key.errorFields == ["displayName"])
+
+            try await app.createProject("shop-app")
+            let publish = try await app.publish(
+                "shop-app", ["version": ["description": nul], "parameters": ["a": ["defaultValue": ["value": nul]]]])
+            #expect(publish.status == 400)
+            #expect(publish.errorFields == ["version.description"])
+            let value = try await app.publish("shop-app", ["parameters": ["a": ["defaultValue": ["value": nul]]]])
+            #expect(value.status == 200, "a value may hold U+0000")
+            let read = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
+            let parameters = read.json["parameters"] as? [String: [String: Any]]
+            #expect((parameters?["a"]?["defaultValue"] as? [String: String])?["value"] == nul)
+
+            let draft = try await app.call(
+                .put, "/v1/projects/shop-app/remoteConfig/draft", json: ["parameters": [:]], headers: [.ifMatch: "*"])
+            #expect(draft.status == 200)
+            let fromDraft = try await app.call(
+                .post, "/v1/projects/shop-app/remoteConfig/draft:publish?force=true", json: ["description": nul],
+                headers: [.ifMatch: "*"])
+            #expect(fromDraft.status == 400)
+            #expect(fromDraft.errorFields == ["description"])
+            let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
+            #expect((versions.json["versions"] as? [Any])?.count == 1, "nothing was published")
+        }
+    }
+
+    /// `validateOnly` and `force` take `true` or `false` only: a typo is 400, never a real publish.
+    @Test func booleanQueryParametersAreStrict() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            for spelling in ["TRUE", "1", "yes", "null", ""] {
+                let reply = try await app.call(
+                    .put, "/v1/projects/shop-app/remoteConfig?validateOnly=\(spelling)", json: ["parameters": [:]],
+                    headers: [.ifMatch: "*"])
+                #expect(reply.status == 400, "validateOnly=\(spelling)")
+                #expect(reply.errorFields == ["validateOnly"])
+            }
+            let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
+            #expect((versions.json["versions"] as? [Any])?.isEmpty ?? true, "nothing was published")
+            let dryRun = try await app.call(
+                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: ["parameters": [:]],
+                headers: [.ifMatch: "*"])
+            #expect(dryRun.status == 200)
+            let draft = try await app.call(
+                .put, "/v1/projects/shop-app/remoteConfig/draft", json: ["parameters": [:]], headers: [.ifMatch: "*"])
+            #expect(draft.status == 200)
+            let forced = try await app.call(
+                .post, "/v1/projects/shop-app/remoteConfig/draft:publish?force=yes", json: [:], headers: [.ifMatch: "*"]
+            )
+            #expect(forced.status == 400)
+            #expect(forced.errorFields == ["force"])
+        }
+    }
 }

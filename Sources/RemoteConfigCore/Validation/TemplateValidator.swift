@@ -82,6 +82,13 @@ public enum TemplateValidator {
                     field: "parameters", reason: "LIMIT_EXCEEDED",
                     message: "the template has \(parameterCount) parameters; at most \(Limits.parameters) are allowed"))
         }
+        if let description = template.version?.description, description.unicodeScalars.contains("\u{0}") {
+            // Stored as PostgreSQL text, which cannot hold U+0000 (values are stored as escaped JSON and can).
+            issues.append(
+                ValidationIssue(
+                    field: "version.description", reason: "INVALID_CHARACTER",
+                    message: "version.description must not contain U+0000"))
+        }
         if valueCharacters > Limits.valueCharacters {
             issues.append(
                 ValidationIssue(

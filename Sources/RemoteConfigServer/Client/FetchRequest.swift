@@ -57,7 +57,7 @@ enum FetchRequest {
         }
         _ = try string(object, "sdkVersion", maxLength: 128)
         if let first = try string(object, "firstOpenTime", maxLength: 64) {
-            guard let date = parseTime(first) else {
+            guard let date = RFC3339.parse(first) else {
                 throw APIError.invalidField(
                     "firstOpenTime", reason: "INVALID_TIME", "firstOpenTime must be an RFC 3339 time")
             }
@@ -131,10 +131,5 @@ enum FetchRequest {
         default:
             throw APIError.invalidField(field, reason: "NOT_AN_OBJECT", "\(field) must be an object")
         }
-    }
-
-    private static func parseTime(_ text: String) -> Date? {
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        return try? Date.ISO8601FormatStyle().parse(text)
     }
 }

@@ -29,18 +29,26 @@ struct JSONBody {
         guard let string = value as? String else {
             throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string")
         }
+        // PostgreSQL text cannot hold U+0000: refuse it here, naming the field, rather than fail at the store.
+        if string.unicodeScalars.contains("\u{0}") {
+            throw APIError.invalidField(field, reason: "INVALID_CHARACTER", "\(field) must not contain U+0000")
+        }
         return string
     }
 
     /// A string or whole-number field as text (Firebase sends version numbers as strings, people type numbers).
     func stringOrInteger(_ field: String) throws -> String? {
         guard let value = object[field], !(value is NSNull) else { return nil }
-        if let string = value as? String { return string }
+        if value is String { return try string(field) }
         // On Linux a JSON 0 or 1 also casts to Bool: check the number's own type, not `is Bool`.
-        if let number = value as? NSNumber, String(cString: number.objCType) != "c",
-            number.doubleValue.rounded() == number.doubleValue
-        {
-            return number.stringValue
+        if let number = value as? NSNumber, String(cString: number.objCType) != "c" {
+            switch String(cString: number.objCType) {
+            case "d", "f":
+                // 1.0 and 1e0 are the whole number 1 in JSON.
+                if let whole = Int64(exactly: number.doubleValue) { return String(whole) }
+            default:
+                return number.stringValue
+            }
         }
         throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
     }

@@ -64,7 +64,7 @@ struct DraftsController {
         let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
         let body = try await JSONBody.read(request, context: context)
         let description = try body.string("description") ?? ""
-        let force = request.uri.queryParameters.get("force") == "true"
+        let force = try request.flag("force")
         let expected: Int64? =
             switch precondition {
             case .any: nil

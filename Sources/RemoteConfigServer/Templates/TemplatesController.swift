@@ -65,7 +65,7 @@ struct TemplatesController {
             updateType: expected == nil ? "FORCED_UPDATE" : "INCREMENTAL_UPDATE", updateUser: key.displayName,
             updateOrigin: origin ?? "REST_API", description: template.version?.description ?? "")
 
-        if request.uri.queryParameters.get("validateOnly") == "true" {
+        if try request.flag("validateOnly") {
             let latest = try await templates.latest(project)?.versionNumber ?? 0
             if let expected, expected != latest { throw TemplateHTTP.stale("published template") }
             var object = template.jsonValue.objectValue ?? [:]
@@ -226,8 +226,7 @@ struct TemplatesController {
 
     static func time(_ text: String?, field: String) throws -> Date? {
         guard let text else { return nil }
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        if let date = RFC3339.parse(text) { return date }
         throw APIError.invalidField(field, reason: "INVALID_TIME", "\(field) must be an RFC 3339 time")
     }
 }
