@@ -25,7 +25,10 @@ struct EventListener: Service {
     }
 
     private func listenForever() async {
-        var delay = Duration.milliseconds(100)
+        // Retries are cheap (a refused connection) and recovery after an outage waits for the next one, so
+        // they stay frequent: at most a quarter of a second apart.
+        var delay = Duration.milliseconds(50)
+        var failures = 0
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnectionHandle.open(
@@ -34,7 +37,8 @@ struct EventListener: Service {
                 await database.recoverIfFailing()
                 do {
                     try await connection.connection.listen(on: TemplateStore.channel) { notifications in
-                        delay = .milliseconds(100)
+                        delay = .milliseconds(50)
+                        failures = 0
                         await synchronize()
                         for try await notification in notifications {
                             await handle(notification.payload)
@@ -47,10 +51,15 @@ struct EventListener: Service {
                 await connection.close()
             } catch {
                 if Task.isCancelled { return }
-                logger.warning("event listener disconnected: \(String(describing: error)); retrying in \(delay)")
+                failures += 1
+                // One warning when the connection is lost, then one a minute while it stays lost.
+                let level: Logger.Level = failures == 1 || failures % 240 == 0 ? .warning : .debug
+                logger.log(
+                    level: level,
+                    "event listener disconnected (\(failures) attempts): \(String(describing: error)); retrying")
             }
             try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(1))
+            delay = min(delay * 2, .milliseconds(250))
         }
     }
 
