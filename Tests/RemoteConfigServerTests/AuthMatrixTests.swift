@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import RemoteConfigServer
+import RemoteConfigTestSupport
 import Testing
 
 /// Walks every admin route with every kind of caller: none, wrong, revoked, each role, client, other project.
@@ -26,7 +27,7 @@ import Testing
         "DELETE /v1/projects/{p}/remoteConfig/draft": ("editor", true),
         "POST /v1/projects/{p}/remoteConfig/draft:publish": ("editor", true),
     ]
-    /// Routes without a bearer key: probes, the spec, and client routes (their keys are tested in FetchTests).
+    /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
         "GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics", "POST /v1/projects/{p}/remoteConfig:fetch",
         "GET /v1/projects/{p}/remoteConfig:stream",
@@ -94,6 +95,47 @@ import Testing
                 if route.method == .get || route.path.hasPrefix("/v1/apiKeys") || route.path == "/v1/projects" {
                     #expect((200..<300).contains(allowedStatus), "\(name) as \(allowed) answered \(allowedStatus)")
                 }
+            }
+        }
+    }
+
+    /// The client routes with every kind of caller: only a live client key of the route's project opens them,
+    /// in `X-API-Key` or `?key=`; admin-side keys, another project's client key and revoked keys do not.
+    @Test func everyClientRouteAnswers401And403AsItShould() async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            try await app.createProject("other-app")
+            let client = try await app.createKey(role: "client", project: "shop-app").secret
+            let foreign = try await app.createKey(role: "client", project: "other-app").secret
+            let revoked = try await app.createKey(role: "client", project: "shop-app")
+            try await app.call(.delete, "/v1/apiKeys/\(revoked.id)")
+            var callers: [(String, [String: String], String, Int)] = [
+                ("no key", [:], "", 401),
+                ("a wrong key", ["X-API-Key": "rc_client_wrongwrongwrongwrongwrongwron"], "", 401),
+                ("a revoked client key", ["X-API-Key": revoked.secret], "", 401),
+                ("the admin token as a bearer", ["Authorization": "Bearer \(TestApp.adminToken)"], "", 401),
+                ("the admin token as a client key", ["X-API-Key": TestApp.adminToken], "", 403),
+                ("another project's client key", ["X-API-Key": foreign], "", 403),
+                ("the client key", ["X-API-Key": client], "", 200),
+                ("the client key in ?key=", [:], "?key=\(client)", 200),
+            ]
+            for role in Self.roles {
+                callers.append(("a \(role) key", ["X-API-Key": try await app.createKey(role: role).secret], "", 403))
+                let scoped = try await app.createKey(role: role, project: "shop-app").secret
+                callers.append(("a \(role)@shop-app key", ["X-API-Key": scoped], "", 403))
+            }
+            for (caller, headers, query, expected) in callers {
+                var fields = HTTPFields()
+                for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+                let fetch = try await app.call(
+                    .post, "/v1/projects/shop-app/remoteConfig:fetch\(query)", token: nil,
+                    json: ["appInstanceId": "matrix"], headers: fields)
+                #expect(fetch.status == expected, "fetch with \(caller)")
+                // The stream never ends by itself: read its status line only.
+                let stream = try SSEClient(port: app.port, path: StreamTests.path + query, headers: headers)
+                let head = try await stream.head()
+                #expect(head.hasPrefix("HTTP/1.1 \(expected)"), "stream with \(caller): \(head.prefix(20))")
+                stream.close()
             }
         }
     }
