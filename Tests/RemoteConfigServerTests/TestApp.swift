@@ -28,11 +28,12 @@ struct TestApp {
     @discardableResult
     static func run<T: Sendable>(
         url: DatabaseURL, routes: RouteTable = RouteTable(), live: Bool = false,
+        databaseDeadline: Duration = .seconds(5),
         configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let database = Database(url: url, logger: logger, maximumConnections: 6)
+        let database = Database(url: url, logger: logger, deadline: databaseDeadline, maximumConnections: 6)
         var configuration = ServerConfiguration()
         configuration.adminToken = adminToken
         configuration.dataDirectory = NSTemporaryDirectory() + "rc-app-\(UUID().uuidString)"
