@@ -141,7 +141,7 @@ import Testing
                 #expect(reply.errorFields == ["validateOnly"])
             }
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.isEmpty ?? true, "nothing was published")
+            #expect((versions.json["versions"] as? [Any])?.count == 0, "nothing was published: \(versions.text)")
             let dryRun = try await app.call(
                 .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: ["parameters": [:]],
                 headers: [.ifMatch: "*"])
