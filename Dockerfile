@@ -1,5 +1,8 @@
 # Build stage: a release build of the server.
 FROM swift:6.3-bookworm AS build
+# RE2 (linear-time regular expressions for `.matches`) and pkg-config, which the build finds it with.
+RUN apt-get update && apt-get install -y --no-install-recommends libre2-dev pkg-config \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
@@ -12,9 +15,11 @@ RUN swift build -c release --product remote-config --static-swift-stdlib \
     && cp .build/release/remote-config /out/ \
     && cp -RL .build/release/*.resources /out/
 
-# Run stage: the binary, its bundled migrations and OpenAPI file, and curl for the health check.
+# Run stage: the binary, its bundled migrations and OpenAPI file, RE2's shared library, and curl for the
+# health check.
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl libcurl4 libxml2 tzdata \
+    libre2-9 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /app remote-config
 WORKDIR /app

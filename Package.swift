@@ -18,13 +18,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
+        // RE2 (Debian's libre2-dev, Homebrew's re2): its build flags come from pkg-config, its linking from here.
+        .systemLibrary(
+            name: "CRE2System", pkgConfig: "re2", providers: [.apt(["libre2-dev"]), .brew(["re2"])]),
+        // A few C functions over RE2's C++ API: linear-time regular expressions for `.matches([…])`.
+        .target(name: "CRE2Shim", dependencies: ["CRE2System"]),
         // Pure domain: templates, the condition language, evaluation. No I/O.
         .target(
             name: "RemoteConfigCore",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto")
+                "CRE2Shim",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // PostgreSQL: migrations, stores, embedded cluster, notifications.
@@ -57,6 +65,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // The fetch fast path and connection timeouts work on HTTP parts in the channel pipeline.
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Resources/openapi.yaml")]
@@ -112,5 +126,7 @@ let package = Package(
         ),
         .testTarget(name: "RemoteConfigClientTests", dependencies: ["RemoteConfigClient"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // RE2 from 2023 on (Homebrew's) needs C++17.
+    cxxLanguageStandard: .cxx17
 )

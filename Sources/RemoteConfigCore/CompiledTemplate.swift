@@ -25,6 +25,12 @@ public struct CompiledTemplate: Sendable {
     /// All parameters' rules; a parameter's are `rules[ruleStart..<ruleEnd]`, in template
     /// condition order.
     let rules: [Rule]
+    /// The conditions some rule refers to, in template order; bit `i` of a `MatchSignature` is
+    /// `usedConditions[i]`.
+    let usedConditions: [Int32]
+    /// A rough count of the work `signature(for:)` does (atoms, regular expressions weighing more), so a
+    /// server can keep templates at the limits off the threads that serve everyone else.
+    public let evaluationCost: Int
 
     /// Where a parameter's default and rules are; `-1` as a value means "send nothing".
     struct Slot: Sendable {
@@ -33,10 +39,12 @@ public struct CompiledTemplate: Sendable {
         var ruleEnd: Int32
     }
 
-    /// "If condition `condition` is true, the value is `value`."
+    /// "If condition `condition` is true, the value is `value`"; `bit` is the condition's place in a
+    /// `MatchSignature`.
     struct Rule: Sendable {
         var condition: Int32
         var value: Int32
+        var bit: Int32 = 0
     }
 
     /// Compiles a template, or reports the first condition that does not parse.
@@ -71,11 +79,17 @@ public struct CompiledTemplate: Sendable {
             keys.append(key)
             slots.append(Slot(defaultValue: defaultValue, ruleStart: start, ruleEnd: Int32(rules.count)))
         }
+        let used = Set(rules.map(\.condition)).sorted()
+        var bitOfCondition: [Int32: Int32] = [:]
+        for (bit, condition) in used.enumerated() { bitOfCondition[condition] = Int32(bit) }
+        for index in rules.indices { rules[index].bit = bitOfCondition[rules[index].condition]! }
         self.keys = keys
         self.values = valueTable.values
         self.slots = slots
         self.rules = rules
-        self.inputs = Self.inputs(conditions: conditions, usedConditions: Set(rules.map { Int($0.condition) }))
+        self.usedConditions = used
+        self.evaluationCost = used.reduce(0) { $0 + conditions[Int($1)].node.cost }
+        self.inputs = Self.inputs(conditions: conditions, usedConditions: Set(used.map(Int.init)))
     }
 
     /// Interns served strings; `-1` stands for `useInAppDefault`, `nil` for values not served.
@@ -102,34 +116,37 @@ public struct CompiledTemplate: Sendable {
 
     /// What a fetch returns to this caller: entries in parameter order and the state.
     public func resolve(_ context: FetchContext) -> FetchResult {
+        resolve(signature(for: context))
+    }
+
+    /// Which of the conditions that some parameter refers to select this caller. A fetch answer depends on
+    /// nothing else, so callers with the same signature get the same answer: a server can remember answers
+    /// by signature, whatever the caller's instance id, time or percent bucket.
+    public func signature(for context: FetchContext) -> MatchSignature {
         var scratch = EvaluationScratch(context: context, seeds: seeds)
-        // Each condition is evaluated at most once per request, and only if some parameter
-        // needs it: 0 = not yet, 1 = true, 2 = false or unknown.
-        var results = [UInt8](repeating: 0, count: nodes.count)
+        var signature = MatchSignature(count: usedConditions.count)
+        for (bit, condition) in usedConditions.enumerated() where nodes[Int(condition)].evaluate(&scratch) == .true {
+            signature.set(bit)
+        }
+        return signature
+    }
+
+    /// The answer for callers with this signature.
+    public func resolve(_ signature: MatchSignature) -> FetchResult {
         var entries: [ResolvedEntry] = []
         entries.reserveCapacity(slots.count)
         slots.withUnsafeBufferPointer { slots in
             rules.withUnsafeBufferPointer { rules in
-                results.withUnsafeMutableBufferPointer { results in
-                    for position in slots.indices {
-                        let slot = slots[position]
-                        var value = slot.defaultValue
-                        var ruleIndex = Int(slot.ruleStart)
-                        while ruleIndex < Int(slot.ruleEnd) {
-                            let rule = rules[ruleIndex]
-                            let condition = Int(rule.condition)
-                            if results[condition] == 0 {
-                                results[condition] = nodes[condition].evaluate(&scratch) == .true ? 1 : 2
-                            }
-                            if results[condition] == 1 {
-                                value = rule.value
-                                break
-                            }
-                            ruleIndex += 1
-                        }
-                        if value >= 0 {
-                            entries.append(ResolvedEntry(key: keys[position], value: values[Int(value)]))
-                        }
+                for position in slots.indices {
+                    let slot = slots[position]
+                    var value = slot.defaultValue
+                    for ruleIndex in Int(slot.ruleStart)..<Int(slot.ruleEnd)
+                    where signature.contains(Int(rules[ruleIndex].bit)) {
+                        value = rules[ruleIndex].value
+                        break
+                    }
+                    if value >= 0 {
+                        entries.append(ResolvedEntry(key: keys[position], value: values[Int(value)]))
                     }
                 }
             }
@@ -145,6 +162,29 @@ public struct CompiledTemplate: Sendable {
     public func evaluateConditions(_ context: FetchContext) -> [(name: String, truth: ConditionTruth)] {
         var scratch = EvaluationScratch(context: context, seeds: seeds)
         return conditions.map { ($0.name, $0.node.evaluate(&scratch)) }
+    }
+}
+
+/// Which of a template's used conditions select a caller, as bits; a key for remembering answers.
+public struct MatchSignature: Sendable, Hashable {
+    // The first 64 conditions inline, so the common template costs no allocation per request.
+    private var first: UInt64 = 0
+    private var rest: [UInt64]
+
+    init(count: Int) {
+        rest = count > 64 ? [UInt64](repeating: 0, count: (count - 1) / 64) : []
+    }
+
+    mutating func set(_ bit: Int) {
+        if bit < 64 {
+            first |= 1 << UInt64(bit)
+        } else {
+            rest[(bit - 64) / 64] |= 1 << UInt64((bit - 64) % 64)
+        }
+    }
+
+    func contains(_ bit: Int) -> Bool {
+        bit < 64 ? first & (1 << UInt64(bit)) != 0 : rest[(bit - 64) / 64] & (1 << UInt64((bit - 64) % 64)) != 0
     }
 }
 

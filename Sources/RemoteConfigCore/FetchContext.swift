@@ -98,14 +98,12 @@ public enum SignalValue: Sendable, Hashable, Codable, ExpressibleByStringLiteral
         }
     }
 
-    /// The number that numeric comparisons see: the number, or a string that reads as one.
+    /// The number that numeric comparisons see: the number, or a string read as JavaScript's `Number()`
+    /// reads it (as Firebase's evaluator does); `nil` where that is NaN.
     public var number: Double? {
         switch self {
         case .number(let number): return number
-        case .string(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let number = Double(trimmed), number.isFinite else { return nil }
-            return number
+        case .string(let text): return JSNumber.parse(text)
         }
     }
 }

@@ -52,7 +52,9 @@ struct ConditionEvaluationTests {
         context.appVersion = "2.1"
         #expect(try truth("app.version.==(['2.1.0'])", context) == .true)
         #expect(try truth("app.version.!=(['2.1.0'])", context) == .false)
-        for bad in ["2.x", "1.2.3.4.5.6", "", "1..2", "-1", "v2", "2.1.0-beta", " 2.1"] {
+        // Parts are read as JavaScript's Number() reads them (Firebase's evaluator), so "", "1..2", "-1" and
+        // " 2.1" are versions (0, 1.0.2, -1, 2.1); these are not.
+        for bad in ["2.x", "1.2.3.4.5.6", "v2", "2.1.0-beta", "1_0", "0x"] {
             context.appVersion = bad
             #expect(try truth("app.version.<(['9.0'])", context) == .false, "\(bad)")
             #expect(try truth("app.version.!=(['9.0'])", context) == .false, "\(bad)")

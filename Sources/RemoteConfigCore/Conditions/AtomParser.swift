@@ -162,8 +162,14 @@ extension ConditionParser {
             let (values, _) = try parseStringList()
             try expect(.rightParen, "`)`")
             if method == .matches {
-                for pattern in values where (try? CompiledRegex(pattern)) == nil {
-                    throw error(.invalidValue, "invalid regular expression '\(pattern)'", at: listStart)
+                for pattern in values {
+                    do {
+                        _ = try CompiledRegex(pattern)
+                    } catch let regexError {
+                        throw error(
+                            .invalidValue,
+                            "invalid regular expression '\(pattern)' (RE2 syntax: \(regexError.reason))", at: listStart)
+                    }
                 }
             }
             return .stringMethod(source, method, values)

@@ -85,6 +85,17 @@ indirect enum CompiledNode: Sendable {
         }
     }
 
+    /// Roughly how much work evaluating this costs: one per atom, more for regular expressions.
+    var cost: Int {
+        switch self {
+        case .constant: return 1
+        case .atom(.matches(_, let regexes)): return 1 + 8 * regexes.count
+        case .atom: return 1
+        case .not(let operand): return operand.cost
+        case .and(let operands), .or(let operands): return operands.reduce(0) { $0 + $1.cost }
+        }
+    }
+
     /// Three-valued, short-circuiting: `false && x` and `true || x` do not evaluate `x`.
     func evaluate(_ scratch: inout EvaluationScratch) -> ConditionTruth {
         switch self {
@@ -149,13 +160,16 @@ enum CompiledAtom: Sendable {
         case .languageIn(let tags): self = .language(Set(tags.map(LanguageTag.normalize)))
         case .appId(let op, let id): self = .appId(equal: op == .equal, id)
         case .versionCompare(let source, let op, let text): self = .version(source, op, SemanticVersion(text))
-        case .stringMethod(let source, .contains, let values): self = .contains(source, values)
-        case .stringMethod(let source, .notContains, let values): self = .notContains(source, values)
-        case .stringMethod(let source, .exactlyMatches, let values): self = .exactlyMatches(source, Set(values))
+        case .stringMethod(let source, .contains, let values): self = .contains(source, values.map(JSText.trimmed))
+        case .stringMethod(let source, .notContains, let values):
+            self = .notContains(source, values.map(JSText.trimmed))
+        case .stringMethod(let source, .exactlyMatches, let values):
+            self = .exactlyMatches(source, Set(values.map(JSText.trimmed)))
         case .stringMethod(let source, .matches, let patterns):
             // The parser has already rejected patterns that do not compile.
             self = .matches(source, patterns.compactMap { try? CompiledRegex($0) })
-        case .stringEquality(let source, let op, let text): self = .stringEquality(source, equal: op == .equal, text)
+        case .stringEquality(let source, let op, let text):
+            self = .stringEquality(source, equal: op == .equal, JSText.trimmed(text))
         case .numericCompare(let source, let op, let value): self = .numeric(source, op, value)
         case .instanceIdIn(let ids): self = .instanceId(Set(ids))
         case .dateTime(let op, let date): self = .dateTime(op, date.instant.timeIntervalSince1970)

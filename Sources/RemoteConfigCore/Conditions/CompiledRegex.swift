@@ -1,29 +1,60 @@
-/// A regular expression compiled once, for `.matches([…])`.
+import CRE2Shim
+
+/// A regular expression compiled once, for `.matches([…])`: RE2 syntax, matched in time linear in the
+/// input, as Firebase documents for its conditions.
 ///
-/// Matching is "contains a match" (like JavaScript's `RegExp.test`, which Firebase's
-/// evaluator uses), not a whole-string match: anchor with `^…$` for that.
+/// Matching is "contains a match" (like JavaScript's `RegExp.test`, which Firebase's evaluator uses), not a
+/// whole-string match: anchor with `^…$` for that. A pattern RE2 cannot express in linear time
+/// (backreferences, lookaround) does not compile, so it is refused at publish.
 struct CompiledRegex: Sendable {
     let pattern: String
-    private let regex: SendableRegex
+    private let program: RE2Program
 
-    init(_ pattern: String) throws {
+    /// Compiles `pattern`; throws RE2's reason when it is not a valid RE2 expression.
+    init(_ pattern: String) throws(RegexError) {
         self.pattern = pattern
-        self.regex = SendableRegex(regex: try Regex(pattern))
-        // Lower the pattern now, at publish time, rather than on the first fetch.
-        _ = matches("")
+        var bytes = Array(pattern.utf8)
+        var reason = [CChar](repeating: 0, count: 256)
+        let compiled = bytes.withUnsafeMutableBufferPointer { pattern in
+            pattern.withMemoryRebound(to: CChar.self) { pattern in
+                rc_re2_new(pattern.baseAddress ?? UnsafeMutablePointer(mutating: ""), pattern.count, &reason, 256)
+            }
+        }
+        guard let compiled else {
+            let end = reason.firstIndex(of: 0) ?? reason.endIndex
+            throw RegexError(reason: String(decoding: reason[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        self.program = RE2Program(pointer: compiled)
     }
 
+    /// Whether the expression matches somewhere in `text`.
     func matches(_ text: String) -> Bool {
-        (try? regex.regex.firstMatch(in: text)) != nil
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { bytes in
+                rc_re2_partial_match(program.pointer, bytes.baseAddress, bytes.count) == 1
+            }
+        }
     }
 }
 
-/// `Regex` is not declared `Sendable` because a regex built from a result builder may capture
-/// non-Sendable transform closures. One built from a pattern string has no closures and its
-/// compiled program is immutable once lowered (lowering is done once, with an atomic
-/// initialisation), so sharing it between tasks is safe.
-private struct SendableRegex: @unchecked Sendable {
-    let regex: Regex<AnyRegexOutput>
+/// Why a pattern is not a valid RE2 expression.
+struct RegexError: Error, Sendable {
+    let reason: String
+}
+
+/// Owns a compiled RE2 program. RE2 objects are immutable after construction and documented as safe for
+/// concurrent use from many threads, so sharing the pointer between tasks is safe.
+private final class RE2Program: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        rc_re2_delete(pointer)
+    }
 }
 
 extension CompiledRegex: Hashable {

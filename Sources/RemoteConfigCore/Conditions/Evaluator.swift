@@ -91,6 +91,21 @@ struct EvaluationScratch {
     }
 }
 
+/// String operators compare values with surrounding white space removed on both sides, as Firebase's
+/// evaluator does with JavaScript's `trim()` (`exactlyMatches([' basic'])` matches `' basic '`).
+enum JSText {
+    /// `text` without leading and trailing white space; no copy when there is none.
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last,
+            JSNumber.isWhiteSpace(first) || JSNumber.isWhiteSpace(last)
+        else { return text }
+        guard let start = scalars.firstIndex(where: { !JSNumber.isWhiteSpace($0) }) else { return "" }
+        let end = scalars.lastIndex(where: { !JSNumber.isWhiteSpace($0) })!
+        return String(scalars[start...end])
+    }
+}
+
 /// Language tags compare case-insensitively, with `_` and `-` equivalent.
 enum LanguageTag {
     static func normalize(_ tag: String) -> String {
@@ -119,19 +134,19 @@ extension CompiledAtom {
             guard let actual, let target else { return .false }
             return .from(op.holds(actual, target))
         case .contains(let source, let needles):
-            guard let text = scratch.text(source) else { return .unknown }
+            guard let text = scratch.text(source).map(JSText.trimmed) else { return .unknown }
             return .from(needles.contains { text.contains($0) })
         case .notContains(let source, let needles):
-            guard let text = scratch.text(source) else { return .unknown }
+            guard let text = scratch.text(source).map(JSText.trimmed) else { return .unknown }
             return .from(!needles.contains { text.contains($0) })
         case .exactlyMatches(let source, let values):
-            guard let text = scratch.text(source) else { return .unknown }
+            guard let text = scratch.text(source).map(JSText.trimmed) else { return .unknown }
             return .from(values.contains(text))
         case .matches(let source, let regexes):
             guard let text = scratch.text(source) else { return .unknown }
             return .from(regexes.contains { $0.matches(text) })
         case .stringEquality(let source, let equal, let value):
-            guard let text = scratch.text(source) else { return .unknown }
+            guard let text = scratch.text(source).map(JSText.trimmed) else { return .unknown }
             return .from((text == value) == equal)
         case .numeric(let source, let op, let value):
             guard let number = scratch.number(source) else { return .unknown }
