@@ -22,6 +22,8 @@ public struct AppEnvironment: Sendable {
 
     /// Fetches per second per client key; nil for no limit.
     public let fetchRateLimit: Double?
+    /// The fetch route, shared by the event-loop fast path and the router.
+    let fetch: FetchEndpoint
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
@@ -39,6 +41,9 @@ public struct AppEnvironment: Sendable {
         self.streams = streams
         let metrics = ServerMetrics()
         self.metrics = metrics
+        self.fetch = FetchEndpoint(
+            published: published, clientKeys: clientKeys, metrics: metrics,
+            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) })
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.
@@ -48,9 +53,9 @@ public struct AppEnvironment: Sendable {
     }
 
     /// This server published `stored`: serve it at once, without waiting for the NOTIFY.
-    func onPublished(_ stored: StoredVersion) {
+    func onPublished(_ stored: StoredVersion) async {
         metrics.publish(updateType: stored.updateType)
-        published.install(stored)
+        await published.install(stored)
     }
 }
 
@@ -65,10 +70,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     OpsController(environment: environment).addRoutes(to: routes)
     ProjectsController(environment: environment, auth: auth).addRoutes(to: routes)
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
-    FetchController(
-        published: environment.published, clientKeys: environment.clientKeys, metrics: environment.metrics,
-        rateLimiter: environment.fetchRateLimit.map { FetchRateLimiter(rate: $0) }
-    ).addRoutes(to: routes)
+    FetchController(endpoint: environment.fetch).addRoutes(to: routes)
     StreamController(published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams)
         .addRoutes(to: routes)
     let templates = TemplatesController(environment: environment, auth: auth)
@@ -100,7 +102,9 @@ public func buildApplication(
     let router = buildRouter(environment, routes: routes)
     var app = Application(
         responder: ChildTaskResponder(base: router.buildResponder()),
-        server: .leanHTTP1,
+        server: .leanHTTP1(
+            fetch: environment.fetch, headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout
+        ),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "remote-config"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

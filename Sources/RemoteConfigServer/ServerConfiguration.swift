@@ -19,6 +19,10 @@ public struct ServerConfiguration: Sendable {
     public var streamKeepAliveInterval: Duration = .seconds(15)
     /// Fetches per second allowed per client key (bursts of the same size); nil: no limit.
     public var fetchRateLimit: Double?
+    /// A connection that has not sent a complete request head within this is closed.
+    public var headerTimeout: Duration = .seconds(30)
+    /// A keep-alive connection with no request in flight is closed after this (open streams are not idle).
+    public var idleTimeout: Duration = .seconds(75)
 
     public init() {}
 
@@ -37,6 +41,8 @@ public struct ServerConfiguration: Sendable {
         if let fetchRateLimit, !(fetchRateLimit > 0 && fetchRateLimit.isFinite) {
             throw Invalid("--fetch-rate-limit / RC_FETCH_RATE_LIMIT: \(fetchRateLimit) is not a positive number")
         }
+        guard headerTimeout > .zero else { throw Invalid("--header-timeout / RC_HEADER_TIMEOUT: must be positive") }
+        guard idleTimeout > .zero else { throw Invalid("--idle-timeout / RC_IDLE_TIMEOUT: must be positive") }
         try Self.checkWritable(dataDirectory, needed: databaseURL == nil)
     }
 

@@ -99,7 +99,7 @@ public struct DraftStore: Sendable {
     /// `prepare` turns the draft's JSON into what is published (validated); it runs inside the transaction.
     public func publish(
         _ project: String, expectedRevision: Int64?, force: Bool, description: String, actor: String,
-        prepare: @escaping @Sendable (StoredDraft) throws -> String
+        prepare: @escaping @Sendable (StoredDraft) async throws -> String
     ) async throws -> StoredVersion {
         try await database.transaction { connection in
             let latest = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
@@ -114,7 +114,7 @@ public struct DraftStore: Sendable {
             if !force, draft.baseVersion != latest {
                 throw TemplateStoreError.baseChanged(base: draft.baseVersion, latest: latest)
             }
-            let json = try prepare(draft)
+            let json = try await prepare(draft)
             let request = PublishRequest(
                 templateJSON: json, expectedVersion: nil,
                 updateType: draft.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE", updateUser: actor,

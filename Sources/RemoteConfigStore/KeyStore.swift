@@ -89,6 +89,8 @@ public struct KeyStore: Sendable {
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "apiKey.create",
                 detail: ["key": "apiKeys/\(id)", "role": role.rawValue], logger: database.logger)
+            // Other servers may remember this secret as unknown: they forget that and read the keys again.
+            try await TemplateStore.notify("key \(id)", on: connection, logger: database.logger)
             return key
         }
         return (key, secret)

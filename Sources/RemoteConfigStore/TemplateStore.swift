@@ -67,7 +67,8 @@ public struct VersionQuery: Sendable {
 public struct TemplateStore: Sendable {
     let database: Database
 
-    /// The channel every server LISTENs on; payloads are `publish <project> <version>` and `revoke <key id>`.
+    /// The channel every server LISTENs on; payloads are `publish <project> <version>`,
+    /// `key <key id>` (created) and `revoke <key id>`.
     public static let channel = "rc_events"
 
     public init(database: Database) {

@@ -30,6 +30,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Fetches per second allowed per client key, 429 beyond it (RC_FETCH_RATE_LIMIT; default: no limit).")
     var fetchRateLimit: String?
 
+    @Option(help: "Seconds a connection may take to send a complete request head (RC_HEADER_TIMEOUT; default 30).")
+    var headerTimeout: String?
+
+    @Option(help: "Seconds a keep-alive connection may stay idle between requests (RC_IDLE_TIMEOUT; default 75).")
+    var idleTimeout: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         do {
@@ -73,7 +79,7 @@ struct Serve: AsyncParsableCommand {
             let app = buildApplication(configuration: configuration, database: database, logger: logger) { port in
                 Console.line("remote-config listening on http://\(configuration.host):\(port)")
             }
-            try await app.runService()
+            try await runUntilSignalled(app, logger: logger)
         } catch let exit as ExitCode {
             embedded?.stopQuietly(logger: logger)
             throw exit
@@ -117,8 +123,22 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.fetchRateLimit = rate
         }
+        if let text = headerTimeout ?? environment["RC_HEADER_TIMEOUT"], !text.isEmpty {
+            configuration.headerTimeout = try seconds(text, setting: "--header-timeout / RC_HEADER_TIMEOUT")
+        }
+        if let text = idleTimeout ?? environment["RC_IDLE_TIMEOUT"], !text.isEmpty {
+            configuration.idleTimeout = try seconds(text, setting: "--idle-timeout / RC_IDLE_TIMEOUT")
+        }
         return configuration
     }
+}
+
+/// A positive number of seconds (decimals allowed), or one line naming the setting.
+private func seconds(_ text: String, setting: String) throws -> Duration {
+    guard let value = Double(text), value > 0, value <= 86_400 else {
+        throw ServerConfiguration.Invalid("\(setting): '\(text)' is not a number of seconds between 0 and 86400")
+    }
+    return .milliseconds(Int64((value * 1000).rounded()))
 }
 
 /// Options `serve` and `migrate` share.

@@ -45,7 +45,10 @@ struct TestApp {
         let app = buildApplication(
             configuration: configuration, environment: environment, logger: logger, routes: routes)
         return try await app.test(live ? .live : .router) { client in
-            try await body(Session(client: client, database: database, streams: environment.streams))
+            try await body(
+                Session(
+                    client: client, database: database, streams: environment.streams,
+                    clientKeys: environment.clientKeys))
         }
     }
 
@@ -63,6 +66,8 @@ struct TestApp {
         let database: Database
         /// The application's realtime subscribers.
         let streams: StreamHub
+        /// The application's client keys in memory.
+        let clientKeys: ClientKeys
         /// The port of a live application.
         var port: Int { client.port ?? 0 }
 

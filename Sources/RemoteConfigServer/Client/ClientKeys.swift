@@ -4,9 +4,11 @@ import RemoteConfigStore
 
 /// Client keys in memory, by the SHA-256 of their secret, so a fetch checks its key without the database.
 ///
-/// Filled at start, corrected on every NOTIFY (`revoke <id>`) and by the periodic check; a key not
-/// in memory (created a moment ago on another server) is looked up once, and unknown secrets are
-/// remembered briefly so a flood of bad keys does not reach the database.
+/// Filled at start, corrected on every NOTIFY (`key <id>`, `revoke <id>`) and by the periodic check. A secret that is
+/// not in memory may belong to a key created a moment ago on another server: the whole set is then read
+/// again, but at most once per `refreshInterval` and by one task at a time (the others wait for its
+/// result), so a flood of random keys costs a few queries a second, never one per request. A secret still
+/// unknown after a refresh is remembered as unknown for `negativeTTL`.
 public final class ClientKeys: Sendable {
     /// What a client key opens.
     public struct Key: Sendable, Equatable {
@@ -15,41 +17,102 @@ public final class ClientKeys: Sendable {
         public let role: Role
     }
 
+    /// What memory alone says about a secret.
+    enum Cached {
+        case known(Key)
+        /// Looked up recently and not found.
+        case unknown
+        /// Not in memory: `lookup(secret:)` must ask the database.
+        case notCached
+    }
+
     private struct State {
         var byHash: [Data: Key] = [:]
         var unknown: [Data: ContinuousClock.Instant] = [:]
+        var lastRefresh: ContinuousClock.Instant?
+        /// The refresh under way, which lookups of unknown secrets wait for.
+        var refreshing: Task<Void, any Error>?
     }
 
     private let state = NIOLockedValueBox(State())
     private let revokeObservers = NIOLockedValueBox<[@Sendable (String) -> Void]>([])
+    private let refreshes = NIOLockedValueBox(0)
     private let keys: KeyStore
     /// How long an unknown secret is answered from memory.
     let negativeTTL: Duration = .seconds(2)
+    /// The shortest time between two reads of the whole set caused by unknown secrets.
+    let refreshInterval: Duration = .milliseconds(250)
 
     public init(keys: KeyStore) {
         self.keys = keys
     }
 
+    /// How many times unknown secrets made this server read the key set (a flood of bad keys must not
+    /// make this grow per request).
+    public var refreshCount: Int { refreshes.withLockedValue { $0 } }
+
+    /// What memory says about `secret`, without waiting.
+    func cached(secret: String) -> Cached {
+        cached(hash: KeySecret.hash(secret), now: .now)
+    }
+
+    private func cached(hash: Data, now: ContinuousClock.Instant) -> Cached {
+        state.withLockedValue { state in
+            if let key = state.byHash[hash] { return .known(key) }
+            if let until = state.unknown[hash], until > now { return .unknown }
+            return .notCached
+        }
+    }
+
     /// The key with this secret, or nil when there is none (or it was revoked).
     public func lookup(secret: String) async throws -> Key? {
         let hash = KeySecret.hash(secret)
+        switch cached(hash: hash, now: .now) {
+        case .known(let key): return key
+        case .unknown: return nil
+        case .notCached: break
+        }
+        try await refreshForUnknownSecret()
         let now = ContinuousClock.now
-        let cached = state.withLockedValue { state -> (Key?, Bool) in
-            if let key = state.byHash[hash] { return (key, true) }
-            if let until = state.unknown[hash], until > now { return (nil, true) }
-            return (nil, false)
+        return state.withLockedValue { state in
+            if let key = state.byHash[hash] { return key }
+            if state.unknown.count >= 10_000 { state.unknown = state.unknown.filter { $0.value > now } }
+            if state.unknown.count >= 10_000 { state.unknown.removeAll() }
+            state.unknown[hash] = now + negativeTTL
+            return nil
         }
-        if cached.1 { return cached.0 }
-        let found = try await keys.authenticate(secret: secret)
-        state.withLockedValue { state in
-            if let found {
-                state.byHash[hash] = Key(id: found.id, project: found.project, role: found.role)
-            } else {
-                if state.unknown.count > 10_000 { state.unknown.removeAll() }
-                state.unknown[hash] = now + negativeTTL
+    }
+
+    /// Reads the key set again unless that happened less than `refreshInterval` ago; joins a refresh
+    /// already under way.
+    private func refreshForUnknownSecret() async throws {
+        let task = state.withLockedValue { state -> Task<Void, any Error> in
+            if let running = state.refreshing { return running }
+            let wait = state.lastRefresh.map { max(.zero, $0 + refreshInterval - .now) } ?? .zero
+            let task = Task {
+                if wait > .zero { try await Task.sleep(for: wait) }
+                defer {
+                    self.state.withLockedValue { state in
+                        state.refreshing = nil
+                        state.lastRefresh = .now
+                    }
+                }
+                self.refreshes.withLockedValue { $0 += 1 }
+                try await self.synchronize()
             }
+            state.refreshing = task
+            return task
         }
-        return found.map { Key(id: $0.id, project: $0.project, role: $0.role) }
+        try await task.value
+    }
+
+    /// Forgets every secret remembered as unknown, and lets the next unknown secret read the keys at
+    /// once: a key was just created, perhaps on another server.
+    public func forgetUnknown() {
+        state.withLockedValue { state in
+            state.unknown.removeAll()
+            state.lastRefresh = nil
+        }
     }
 
     /// Forgets a revoked key at once, and tells the observers (open streams of the key close).
@@ -74,7 +137,6 @@ public final class ClientKeys: Sendable {
             state.byHash = Dictionary(
                 active.map { ($0.hash, Key(id: $0.key.id, project: $0.key.project, role: $0.key.role)) },
                 uniquingKeysWith: { first, _ in first })
-            state.unknown.removeAll()
             return before.subtracting(activeIDs)
         }
         // Revocations whose NOTIFY this server missed: close their streams too.

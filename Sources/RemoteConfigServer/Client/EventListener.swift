@@ -80,7 +80,7 @@ struct EventListener: Service {
         }
     }
 
-    /// `publish <project> <version>` or `revoke <key id>`.
+    /// `publish <project> <version>`, `key <key id>` or `revoke <key id>`.
     private func handle(_ payload: String) async {
         let parts = payload.split(separator: " ")
         switch parts.first {
@@ -91,6 +91,13 @@ struct EventListener: Service {
                 try await published.reload(project)
             } catch {
                 logger.warning("could not reload \(project) after a publish: \(error)")
+            }
+        case "key" where parts.count == 2:
+            clientKeys.forgetUnknown()
+            do {
+                try await clientKeys.synchronize()
+            } catch {
+                logger.debug("could not read the keys after a key was created: \(error)")
             }
         case "revoke" where parts.count == 2:
             clientKeys.revoke(id: String(parts[1]))

@@ -13,6 +13,14 @@ public final class PublishedTemplates: Sendable {
         public let version: Int64
         /// nil before the first publish.
         public let compiled: CompiledTemplate?
+        /// The fetch answers of `compiled`, remembered per caller signature.
+        let answers: FetchAnswers?
+
+        init(version: Int64, compiled: CompiledTemplate?) {
+            self.version = version
+            self.compiled = compiled
+            self.answers = compiled.map(FetchAnswers.init)
+        }
     }
 
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
@@ -40,13 +48,16 @@ public final class PublishedTemplates: Sendable {
         observers.withLockedValue { $0.append(observer) }
     }
 
-    /// Installs a version this server just published or read.
-    public func install(_ stored: StoredVersion) {
+    /// Installs a version this server just published or read, compiled on the heavy-work threads (a
+    /// 1 MiB template takes a while).
+    public func install(_ stored: StoredVersion) async {
         let compiled: CompiledTemplate
         do {
-            var template = try RemoteConfigTemplate(json: Array(stored.templateJSON.utf8))
-            template.version = TemplateVersion(versionNumber: String(stored.versionNumber))
-            compiled = try CompiledTemplate(template)
+            compiled = try await HeavyWork.run {
+                var template = try RemoteConfigTemplate(json: Array(stored.templateJSON.utf8))
+                template.version = TemplateVersion(versionNumber: String(stored.versionNumber))
+                return try CompiledTemplate(template)
+            }
         } catch {
             // Published templates were validated; a failure here means a bug, not bad input.
             logger.error("cannot compile version \(stored.versionNumber) of \(stored.project): \(error)")
@@ -84,7 +95,7 @@ public final class PublishedTemplates: Sendable {
     /// Loads the latest version of one project (after a NOTIFY).
     public func reload(_ project: String) async throws {
         if let stored = try await templates.latest(project) {
-            install(stored)
+            await install(stored)
         } else {
             entries.withLockedValue { $0[project] = $0[project] ?? Entry(version: 0, compiled: nil) }
         }

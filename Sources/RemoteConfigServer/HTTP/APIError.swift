@@ -77,6 +77,13 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     public var statusNameOverride: String?
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: encodedBody()))
+    }
+
+    /// The JSON error body of API.md.
+    func encodedBody() -> ByteBuffer {
         var body: [String: Any] = [
             "code": Int(status.code), "status": statusNameOverride ?? statusName, "message": message,
         ]
@@ -87,10 +94,9 @@ public struct APIError: Error, Sendable, HTTPResponseError {
                 return entry
             }
         }
-        let data = try JSONSerialization.data(
+        // Strings, numbers, arrays and dictionaries of them always serialise.
+        let data = try! JSONSerialization.data(
             withJSONObject: ["error": body], options: [.sortedKeys, .withoutEscapingSlashes])
-        var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return ByteBuffer(bytes: data)
     }
 }

@@ -17,6 +17,10 @@ struct ErrorMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
+        // Our id (random, or a proxy's well-formed one) rather than Hummingbird's counter, as on the fetch path.
+        let requestID = RequestID.make(incoming: request.headers[.requestID])
+        var context = context
+        context.logger[metadataKey: "hb.request.id"] = .string(requestID)
         var response: Response
         do {
             response = try await next(request, context)
@@ -24,7 +28,7 @@ struct ErrorMiddleware: RouterMiddleware {
             let apiError = map(error, request: request, context: context)
             response = try apiError.response(from: request, context: context)
         }
-        response.headers[.requestID] = context.id
+        response.headers[.requestID] = requestID
         let duration = ContinuousClock.now - start
         let status = Int(response.status.code)
         metrics.request(

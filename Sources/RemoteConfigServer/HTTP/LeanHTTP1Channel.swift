@@ -1,8 +1,10 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1.1 channel with a small first read buffer.
+/// Hummingbird's HTTP/1.1 channel with what this server adds to every connection: a small first read
+/// buffer, header and idle timeouts, and the fetch fast path.
 ///
 /// Each connection keeps its last read buffer for the next read. NIO's default first buffer is 2 KiB, which
 /// an idle realtime stream (thousands per server) would hold for hours; requests here are mostly a few
@@ -11,12 +13,31 @@ struct LeanHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let base: HTTP1Channel
+    let fetch: FetchEndpoint?
+    let headerTimeout: Duration
+    let idleTimeout: Duration
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.setOption(
             ChannelOptions.recvAllocator,
             value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536)
-        ).flatMap { base.setup(channel: channel, logger: logger) }
+        ).flatMap {
+            base.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let deadlines = ConnectionDeadlines(
+                headerTimeout: .init(headerTimeout), idleTimeout: .init(idleTimeout))
+            let fastPath = fetch.map { FetchFastPathHandler(endpoint: $0, logger: logger) }
+            let watcher = RequestBytesWatcher(deadlines: deadlines) { [weak fastPath] in fastPath?.clientLeft() }
+            try pipeline.addHandler(watcher, position: .first)
+            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+            let lifecycle = RequestLifecycleWatcher(deadlines: deadlines)
+            try pipeline.addHandler(lifecycle, position: .after(codec))
+            if let fastPath {
+                try pipeline.addHandler(fastPath, position: .after(lifecycle))
+            }
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
@@ -25,8 +46,13 @@ struct LeanHTTP1Channel: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 with a small first read buffer per connection.
-    static var leanHTTP1: HTTPServerBuilder {
-        .init { responder in LeanHTTP1Channel(base: HTTP1Channel(responder: responder)) }
+    /// HTTP/1.1 with a small first read buffer per connection, connection timeouts and, when `fetch` is
+    /// given, fetches answered on the event loop.
+    static func leanHTTP1(fetch: FetchEndpoint?, headerTimeout: Duration, idleTimeout: Duration) -> HTTPServerBuilder {
+        .init { responder in
+            LeanHTTP1Channel(
+                base: HTTP1Channel(responder: responder), fetch: fetch, headerTimeout: headerTimeout,
+                idleTimeout: idleTimeout)
+        }
     }
 }

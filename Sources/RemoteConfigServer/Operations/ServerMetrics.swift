@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Prometheus
 
 /// What `/metrics` reports, in one Prometheus registry per application (so tests stay independent).
@@ -38,18 +39,47 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name("database_errors", "total", "Requests that failed because the database was down"))
     }
 
+    /// The labelled series already made: the registry builds label strings and takes its lock on every
+    /// `make…` call, which the fetch path cannot afford per request.
+    private struct RequestSeries: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+    private let requestCounters = NIOLockedValueBox<[RequestSeries: Counter]>([:])
+    private let latencyHistograms = NIOLockedValueBox<[String: DurationHistogram]>([:])
+    private let fetchCounters = NIOLockedValueBox<[String: Counter]>([:])
+
     /// One answered request: counted by route, method and status, timed by route.
     func request(route: String, method: String, status: Int, duration: Duration) {
-        registry.makeCounter(
-            descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(descriptor: Self.latency, labels: [("route", route)], buckets: latencyBuckets)
-            .record(duration)
+        let series = RequestSeries(route: route, method: method, status: status)
+        let counter = requestCounters.withLockedValue { counters in
+            if let counter = counters[series] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))])
+            counters[series] = counter
+            return counter
+        }
+        counter.increment()
+        let histogram = latencyHistograms.withLockedValue { histograms in
+            if let histogram = histograms[route] { return histogram }
+            let histogram = registry.makeDurationHistogram(
+                descriptor: Self.latency, labels: [("route", route)], buckets: latencyBuckets)
+            histograms[route] = histogram
+            return histogram
+        }
+        histogram.record(duration)
     }
 
     /// One fetch answer, by state; `notModified` for a 304.
     func fetch(state: String, notModified isNotModified: Bool) {
-        registry.makeCounter(descriptor: Self.fetches, labels: [("state", state)]).increment()
+        let counter = fetchCounters.withLockedValue { counters in
+            if let counter = counters[state] { return counter }
+            let counter = registry.makeCounter(descriptor: Self.fetches, labels: [("state", state)])
+            counters[state] = counter
+            return counter
+        }
+        counter.increment()
         if isNotModified { notModified.increment() }
     }
 

@@ -35,7 +35,7 @@ struct DraftsController {
         let (project, key) = try await templatesController.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        var template = try TemplateHTTP.decodeTemplate(body.readableBytesView)
+        var template = try await TemplateHTTP.decodeTemplate(body)
         template.extra["baseVersionNumber"] = nil
         let expected: Int64? =
             switch precondition {
@@ -75,9 +75,11 @@ struct DraftsController {
                 try await drafts.publish(
                     project, expectedRevision: expected, force: force, description: description, actor: key.displayName
                 ) { draft in
-                    var template = try TemplateHTTP.decodeTemplate(Array(draft.templateJSON.utf8))
-                    template.extra["baseVersionNumber"] = nil
-                    return TemplateHTTP.storedJSON(template)
+                    try await HeavyWork.run {
+                        var template = try TemplateHTTP.decodeTemplate(Array(draft.templateJSON.utf8))
+                        template.extra["baseVersionNumber"] = nil
+                        return TemplateHTTP.storedJSON(template)
+                    }
                 }
             }
             return try TemplateHTTP.response(for: stored)

@@ -53,7 +53,7 @@ struct TemplatesController {
         let (project, key) = try await self.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "etag", project: project)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let template = try TemplateHTTP.decodeTemplate(body.readableBytesView)
+        let template = try await TemplateHTTP.decodeTemplate(body)
         let expected: Int64?
         switch precondition {
         case .any: expected = nil
@@ -217,7 +217,7 @@ struct TemplatesController {
     func publishing(_ body: () async throws -> StoredVersion) async throws -> StoredVersion {
         do {
             let stored = try await body()
-            environment.onPublished(stored)
+            await environment.onPublished(stored)
             return stored
         } catch TemplateStoreError.stale {
             throw TemplateHTTP.stale("published template")

@@ -1,0 +1,121 @@
+import Crypto
+import NIOConcurrencyHelpers
+import NIOCore
+import RemoteConfigCore
+
+/// The fetch answers of one published template, remembered by `MatchSignature`.
+///
+/// A fetch answer depends only on which of the template's conditions select the caller, so every caller
+/// with the same signature gets the same bytes and ETag: those are built (entries, JSON, SHA-256) once,
+/// and a fetch, whether answered 200 or 304, is an evaluation of the conditions and a lookup.
+final class FetchAnswers: Sendable {
+    /// One answer, ready to write.
+    struct Answer: Sendable {
+        let state: FetchState
+        /// Quoted, strong.
+        let etag: String
+        /// The JSON body of a 200.
+        let body: ByteBuffer
+    }
+
+    /// The answer before anything is published.
+    static let noTemplate = encode(.noTemplate)
+    /// At most this many signatures are remembered per template; a template whose callers differ more
+    /// than that starts again rather than growing without bound.
+    static let capacity = 10_000
+    /// Above this `evaluationCost`, evaluating a caller is kept off the event loops (see `HeavyWork`).
+    static let heavyCost = 4_000
+
+    let compiled: CompiledTemplate
+    private let answers = NIOLockedValueBox<[MatchSignature: Answer]>([:])
+
+    init(_ compiled: CompiledTemplate) {
+        self.compiled = compiled
+    }
+
+    /// Whether evaluating one caller may take long enough to stall other connections.
+    var isHeavy: Bool { compiled.evaluationCost > Self.heavyCost }
+
+    /// The answer for `context`.
+    func answer(for context: FetchContext) -> Answer {
+        let signature = compiled.signature(for: context)
+        if let answer = answers.withLockedValue({ $0[signature] }) { return answer }
+        let answer = Self.encode(compiled.resolve(signature))
+        answers.withLockedValue { answers in
+            if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+            answers[signature] = answer
+        }
+        return answer
+    }
+
+    /// The body bytes and the ETag, which depends only on what this caller receives (state and entries).
+    static func encode(_ result: FetchResult) -> Answer {
+        var entries: [UInt8] = [UInt8(ascii: "{")]
+        for (index, entry) in result.entries.enumerated() {
+            if index > 0 { entries.append(UInt8(ascii: ",")) }
+            JSONText.appendString(entry.key, to: &entries)
+            entries.append(UInt8(ascii: ":"))
+            JSONText.appendString(entry.value, to: &entries)
+        }
+        entries.append(UInt8(ascii: "}"))
+
+        var hasher = SHA256()
+        hasher.update(data: Array(result.state.rawValue.utf8))
+        hasher.update(data: entries)
+        var etag: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in hasher.finalize().prefix(16) {
+            etag.append(JSONText.hexDigits[Int(byte >> 4)])
+            etag.append(JSONText.hexDigits[Int(byte & 0x0F)])
+        }
+        etag.append(UInt8(ascii: "\""))
+
+        var body = ByteBuffer()
+        body.writeString(#"{"entries":"#)
+        body.writeBytes(entries)
+        body.writeString(#","state":"#)
+        var tail: [UInt8] = []
+        JSONText.appendString(result.state.rawValue, to: &tail)
+        if let version = result.templateVersion {
+            tail += Array(#","templateVersion":"#.utf8)
+            JSONText.appendString(version, to: &tail)
+        }
+        tail.append(UInt8(ascii: "}"))
+        body.writeBytes(tail)
+        return Answer(state: result.state, etag: String(decoding: etag, as: UTF8.self), body: body)
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (or is `*`).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        if header == etag { return true }
+        return header.split(separator: ",").contains { candidate in
+            var tag = candidate.drop { $0 == " " || $0 == "\t" }
+            while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            return tag == etag || tag == "*"
+        }
+    }
+}
+
+/// JSON text without Foundation: strings escaped by hand, hex from a table.
+enum JSONText {
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `text` as a JSON string.
+    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
+                bytes += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

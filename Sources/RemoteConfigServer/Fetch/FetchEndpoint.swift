@@ -1,0 +1,149 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// One `remoteConfig:fetch` request, as either way in (the event-loop fast path or the router) hands it over.
+struct FetchCall: Sendable {
+    /// The `{p}` of the path.
+    var project: Substring
+    /// `X-API-Key`.
+    var apiKeyHeader: String?
+    /// The query string (without `?`), which may carry `key=`.
+    var query: Substring?
+    var ifNoneMatch: String?
+    var body: ByteBuffer
+}
+
+/// What to answer a fetch: status, headers and body (none for a 304).
+struct FetchReply: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: ByteBuffer?
+    /// The answer's state when it was a 200 or 304, for `rc_fetches_total`.
+    var state: FetchState?
+}
+
+/// `remoteConfig:fetch`, the hot path: the client key from memory, the caller's answer from the
+/// template's remembered answers, no database. Most calls are answered without waiting
+/// (`immediateReply`); the rest (a key this server has not seen, a template at the limits) need `reply`.
+final class FetchEndpoint: Sendable {
+    /// The route as metrics and the access log name it.
+    static let route = "/v1/projects/{p}/remoteConfig:fetch"
+
+    let published: PublishedTemplates
+    let clientKeys: ClientKeys
+    let metrics: ServerMetrics
+    /// nil: no limit (the default).
+    let rateLimiter: FetchRateLimiter?
+
+    init(published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?)
+    {
+        self.published = published
+        self.clientKeys = clientKeys
+        self.metrics = metrics
+        self.rateLimiter = rateLimiter
+    }
+
+    /// What is left to do after the part that never waits.
+    private enum Step {
+        case done(FetchReply)
+        case lookUpKey(secret: String)
+        case evaluateOffLoop(FetchAnswers, FetchContext)
+    }
+
+    /// The reply, when it can be given without waiting; nil when `reply(_:)` must be awaited.
+    func immediateReply(_ call: FetchCall) -> FetchReply? {
+        if case .done(let reply) = firstStep(call) { return reply }
+        return nil
+    }
+
+    /// The reply, waiting for the database or the heavy-work threads where needed.
+    func reply(_ call: FetchCall) async -> FetchReply {
+        var step = firstStep(call)
+        do {
+            if case .lookUpKey(let secret) = step {
+                guard let key = try await clientKeys.lookup(secret: secret) else {
+                    throw APIError.unauthenticated("the client key is not valid or was revoked")
+                }
+                step = try afterKey(key, call)
+            }
+            if case .evaluateOffLoop(let answers, let context) = step {
+                let answer = try await HeavyWork.run { answers.answer(for: context) }
+                step = .done(reply(answer, ifNoneMatch: call.ifNoneMatch))
+            }
+        } catch let error as APIError {
+            step = .done(Self.reply(error))
+        } catch is CancellationError {
+            // The client left before its answer was ready: nothing to send; nginx's 499 for the log.
+            step = .done(FetchReply(status: .init(code: 499, reasonPhrase: "Client Closed Request"), headers: [:]))
+        } catch let error as StoreError {
+            metrics.databaseError()
+            step = .done(Self.reply(.unavailable("the database is unavailable; retry shortly (\(error))")))
+        } catch {
+            step = .done(Self.reply(.unavailable("the server is shutting down; retry shortly")))
+        }
+        guard case .done(let reply) = step else { preconditionFailure("every step ends in a reply") }
+        return reply
+    }
+
+    private func firstStep(_ call: FetchCall) -> Step {
+        do {
+            try QueryParameters.check(call.query, allowed: ["key"])
+            guard let secret = call.apiKeyHeader ?? QueryParameters.value(of: "key", in: call.query), !secret.isEmpty
+            else {
+                throw APIError.unauthenticated("missing client key: send X-API-Key or ?key=")
+            }
+            switch clientKeys.cached(secret: secret) {
+            case .known(let key): return try afterKey(key, call)
+            case .unknown: throw APIError.unauthenticated("the client key is not valid or was revoked")
+            case .notCached: return .lookUpKey(secret: secret)
+            }
+        } catch let error as APIError {
+            return .done(Self.reply(error))
+        } catch {
+            return .done(Self.reply(APIError(.internalServerError, "internal error")))
+        }
+    }
+
+    private func afterKey(_ key: ClientKeys.Key, _ call: FetchCall) throws -> Step {
+        guard key.role == .client else {
+            throw APIError.permissionDenied("this route takes a client key; admin keys go in Authorization")
+        }
+        guard let project = key.project, project.utf8.elementsEqual(call.project.utf8) else {
+            throw APIError.permissionDenied("the client key belongs to another project")
+        }
+        if let rateLimiter, let wait = rateLimiter.admit(key: key.id) {
+            throw APIError(
+                .tooManyRequests, "this client key is over its fetch rate limit; retry after \(wait) s",
+                headers: [.retryAfter: String(wait)])
+        }
+        let context = try FetchRequest.context(from: call.body.readableBytesView, now: Date())
+        // The client key proves the project exists; one this server has not loaded yet has nothing
+        // published (a publish would have reached it through NOTIFY or the periodic check).
+        guard let answers = published.entry(project)?.answers else {
+            return .done(reply(FetchAnswers.noTemplate, ifNoneMatch: call.ifNoneMatch))
+        }
+        if answers.isHeavy { return .evaluateOffLoop(answers, context) }
+        return .done(reply(answers.answer(for: context), ifNoneMatch: call.ifNoneMatch))
+    }
+
+    private func reply(_ answer: FetchAnswers.Answer, ifNoneMatch: String?) -> FetchReply {
+        var headers: HTTPFields = [.eTag: answer.etag, .cacheControl: "private, no-cache"]
+        if let ifNoneMatch, FetchAnswers.matches(ifNoneMatch, answer.etag) {
+            metrics.fetch(state: answer.state.rawValue, notModified: true)
+            return FetchReply(status: .notModified, headers: headers, body: nil, state: answer.state)
+        }
+        metrics.fetch(state: answer.state.rawValue, notModified: false)
+        headers[.contentType] = "application/json; charset=utf-8"
+        return FetchReply(status: .ok, headers: headers, body: answer.body, state: answer.state)
+    }
+
+    /// An error in the API's shape.
+    static func reply(_ error: APIError) -> FetchReply {
+        var headers = error.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return FetchReply(status: error.status, headers: headers, body: error.encodedBody(), state: nil)
+    }
+}

@@ -1,0 +1,36 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// Threads of their own for CPU-heavy work (evaluating a template at the limits, validating and compiling
+/// a 1 MiB template), so it never holds the event loops or the cooperative threads that serve every other
+/// connection: a `/healthz` or a plain fetch answers at once while two such requests run.
+enum HeavyWork {
+    /// One thread per two cores (at least one): heavy requests queue behind each other rather than
+    /// taking every core.
+    static let threadCount = max(1, System.coreCount / 2)
+
+    /// The threads, started on first use.
+    static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: threadCount)
+        pool.start()
+        return pool
+    }()
+
+    /// How many pieces of work were skipped because their caller went away (for tests).
+    static let skipped = NIOLockedValueBox(0)
+
+    /// Runs `work` on the heavy-work threads and returns its result. When the calling task is cancelled
+    /// (its client hung up) before the work started, the work is skipped (`NIOThreadPool` drops cancelled
+    /// work items) and this throws `CancellationError`; work already running finishes, as each piece is
+    /// bounded by the API's limits.
+    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            try Task.checkCancellation()
+            return try await pool.runIfActive(work)
+        } catch let error as CancellationError {
+            skipped.withLockedValue { $0 += 1 }
+            throw error
+        }
+    }
+}
