@@ -25,9 +25,7 @@ struct StreamController {
         let (id, events) = hub.subscribe(project: project, keyId: key.id) { channel.close(promise: nil) }
         // An SSE client never sends more after its request, so the end of its input means it has gone.
         let hub = self.hub
-        try await channel.pipeline.addHandler(
-            ClientDepartureHandler { hub.drop(project: project, id: id) }, position: .first
-        ).get()
+        try await ConnectionWatcher.becomeStream(channel) { hub.drop(project: project, id: id) }
         let current = published.entry(project)?.version ?? 0
         let retry = retryMilliseconds
         let headers: HTTPFields = [

@@ -7,7 +7,7 @@ import NIOHTTPTypes
 /// with no request in flight for `idleTimeout`. A request in flight, an open stream included, is never
 /// timed out here.
 ///
-/// Two handlers share one of these: `RequestBytesWatcher` at the front of the pipeline sees bytes arrive,
+/// Two handlers share one of these: `ConnectionWatcher` at the front of the pipeline sees bytes arrive,
 /// `RequestLifecycleWatcher` after the HTTP codec sees request heads and response ends. Both run on the
 /// connection's event loop, which is the only place this object is touched.
 final class ConnectionDeadlines {
@@ -50,6 +50,15 @@ final class ConnectionDeadlines {
     }
 
     func connectionClosed() {
+        cancelTimer()
+    }
+
+    /// The request in flight is a stream, which may stay open for hours: no timer is needed until it ends.
+    func streamStarted() {
+        cancelTimer()
+    }
+
+    private func cancelTimer() {
         timer?.cancel()
         timer = nil
         timerFires = nil
@@ -87,19 +96,36 @@ final class ConnectionDeadlines {
     }
 }
 
-/// The byte-level half of `ConnectionDeadlines`: the first bytes of a request start its header timeout.
-/// Being first in the pipeline, it also sees the client close its side before the HTTP handlers, which hold
-/// that event back while a request is in progress, and reports it through `onInputClosed`.
-final class RequestBytesWatcher: ChannelInboundHandler, RemovableChannelHandler {
+/// The front of every connection's pipeline: the first bytes of a request start its header timeout (the
+/// byte-level half of `ConnectionDeadlines`), and the client closing its side is seen here, before the HTTP
+/// handlers, which hold that event back while a request is in progress. `onInputClosed` says what that
+/// means: a fetch waiting for its answer is abandoned, a stream's client has gone.
+final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
-    private let deadlines: ConnectionDeadlines
-    private let onInputClosed: () -> Void
+    let deadlines: ConnectionDeadlines
+    var onInputClosed: () -> Void
 
     init(deadlines: ConnectionDeadlines, onInputClosed: @escaping () -> Void = {}) {
         self.deadlines = deadlines
         self.onInputClosed = onInputClosed
+    }
+
+    /// Makes `channel` a stream's: `onDeparture` runs when its client closes its side, and what only
+    /// requests use (the fetch fast path, a pending header timer) is let go, so that each of the
+    /// thousands of idle streams a server holds costs less memory. Does nothing on a channel that is not
+    /// one of this server's connections (in-process tests).
+    static func becomeStream(_ channel: any Channel, onDeparture: @escaping @Sendable () -> Void) async throws {
+        try await channel.eventLoop.submit {
+            let pipeline = channel.pipeline.syncOperations
+            guard let watcher = try? pipeline.handler(type: ConnectionWatcher.self) else { return }
+            watcher.onInputClosed = onDeparture
+            watcher.deadlines.streamStarted()
+            if let fastPath = try? pipeline.handler(type: FetchFastPathHandler.self) {
+                pipeline.removeHandler(fastPath, promise: nil)
+            }
+        }.get()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

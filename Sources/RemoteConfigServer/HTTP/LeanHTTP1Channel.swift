@@ -28,7 +28,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
             let deadlines = ConnectionDeadlines(
                 headerTimeout: .init(headerTimeout), idleTimeout: .init(idleTimeout))
             let fastPath = fetch.map { FetchFastPathHandler(endpoint: $0, logger: logger) }
-            let watcher = RequestBytesWatcher(deadlines: deadlines) { [weak fastPath] in fastPath?.clientLeft() }
+            let watcher = ConnectionWatcher(deadlines: deadlines) { [weak fastPath] in fastPath?.clientLeft() }
             try pipeline.addHandler(watcher, position: .first)
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             let lifecycle = RequestLifecycleWatcher(deadlines: deadlines)
