@@ -17,12 +17,44 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     /// Parses `major.minor.patch…`; `nil` when it is not a version by the rules above.
     public init?(_ text: some StringProtocol) {
+        if let plain = Self.plain(text.utf8) {
+            self = plain
+            return
+        }
         var part = 0
         for piece in text.split(separator: ".", omittingEmptySubsequences: false) {
             guard part < Self.maximumParts, let value = JSNumber.parse(piece) else { return nil }
             self[part] = value
             part += 1
         }
+    }
+
+    private init() {}
+
+    /// The common case, read without allocating: digits and dots only, 1 to 15 digits a part (so the
+    /// value is exact), at most 5 parts. nil for anything else, which the general rules then read.
+    private static func plain(_ utf8: some Collection<UInt8>) -> SemanticVersion? {
+        var version = SemanticVersion()
+        var part = 0
+        var value = 0.0
+        var digits = 0
+        for byte in utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, part < maximumParts - 1 else { return nil }
+                version[part] = value
+                part += 1
+                value = 0
+                digits = 0
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), digits < 15 {
+                value = value * 10 + Double(byte - UInt8(ascii: "0"))
+                digits += 1
+            } else {
+                return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        version[part] = value
+        return version
     }
 
     /// Creates a version from parts (at most 5).

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import RemoteConfigCore
 
 /// The body of `remoteConfig:fetch`, checked field by field and turned into a `FetchContext`.
@@ -32,8 +33,9 @@ enum FetchRequest {
         context.appBuild = try version(object, "appBuild")
         if let country = try string(object, "countryCode", maxLength: 8) {
             // ISO 3166 alpha-2 (JP), or a UN M49 area (419, 001) as some devices report.
-            let alpha = country.count == 2 && country.allSatisfy { $0.isASCII && $0.isLetter }
-            let numeric = country.count == 3 && country.allSatisfy { $0.isASCII && $0.isNumber }
+            let bytes = country.utf8
+            let alpha = bytes.count == 2 && bytes.allSatisfy(ASCII.isLetter)
+            let numeric = bytes.count == 3 && bytes.allSatisfy(ASCII.isDigit)
             guard alpha || numeric else {
                 throw APIError.invalidField(
                     "countryCode", reason: "INVALID_COUNTRY", "countryCode must be a country code such as JP")
@@ -41,18 +43,13 @@ enum FetchRequest {
             context.countryCode = country
         }
         if let language = try string(object, "languageCode", maxLength: 35) {
-            let valid = language.split(separator: "-", omittingEmptySubsequences: false).flatMap {
-                $0.split(separator: "_", omittingEmptySubsequences: false)
-            }.allSatisfy {
-                !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-            }
-            guard valid else {
+            guard ASCII.isLanguageTag(language.utf8) else {
                 throw APIError.invalidField(
                     "languageCode", reason: "INVALID_LANGUAGE", "languageCode must be a language tag such as ja-JP")
             }
             context.languageCode = language
         }
-        if let zone = try string(object, "timeZone", maxLength: 64), TimeZone(identifier: zone) == nil {
+        if let zone = try string(object, "timeZone", maxLength: 64), !TimeZones.isKnown(zone) {
             throw APIError.invalidField("timeZone", reason: "INVALID_TIME_ZONE", "timeZone must be an IANA zone name")
         }
         _ = try string(object, "sdkVersion", maxLength: 128)
@@ -73,7 +70,7 @@ enum FetchRequest {
         case nil, .null?:
             return nil
         case .string(let text)?:
-            guard text.count <= maxLength else {
+            guard text.utf8.count <= maxLength || text.count <= maxLength else {
                 throw APIError.invalidField(
                     field, reason: "TOO_LONG", "\(field) is longer than \(maxLength) characters")
             }
@@ -86,9 +83,9 @@ enum FetchRequest {
     /// A version or build: 1 to 64 characters of letters, digits, `.`, `-`, `+`, `_`.
     private static func version(_ object: JSONObject, _ field: String) throws -> String? {
         guard let text = try string(object, field, maxLength: 64) else { return nil }
-        let allowed = text.unicodeScalars.allSatisfy {
-            ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
-                || ".-+_".unicodeScalars.contains($0)
+        let allowed = text.utf8.allSatisfy {
+            ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "_")
         }
         guard !text.isEmpty, allowed else {
             throw APIError.invalidField(
@@ -113,7 +110,7 @@ enum FetchRequest {
                 }
                 switch member.value {
                 case .string(let text):
-                    guard text.count <= 500 else {
+                    guard text.utf8.count <= 500 || text.count <= 500 else {
                         throw APIError.invalidField(
                             path, reason: "TOO_LONG", "signal values have at most 500 characters")
                     }
@@ -131,5 +128,45 @@ enum FetchRequest {
         default:
             throw APIError.invalidField(field, reason: "NOT_AN_OBJECT", "\(field) must be an object")
         }
+    }
+}
+
+/// Byte tests for the fetch body's fields: this runs on every fetch, and `Character`'s Unicode properties
+/// showed up in its profile.
+private enum ASCII {
+    static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// Subtags of 1 to 8 letters or digits, separated by `-` or `_` (`ja-JP`, `zh_Hant_TW`).
+    static func isLanguageTag(_ bytes: String.UTF8View) -> Bool {
+        var length = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+                guard length > 0 else { return false }
+                length = 0
+            } else {
+                guard isLetter(byte) || isDigit(byte), length < 8 else { return false }
+                length += 1
+            }
+        }
+        return length > 0
+    }
+}
+
+/// IANA zone names already found valid: `TimeZone(identifier:)` reads the zone database, too slow to
+/// ask on every fetch. Only valid names are remembered, so the set stays as small as the database.
+private enum TimeZones {
+    private static let known = NIOLockedValueBox<Set<String>>([])
+
+    static func isKnown(_ name: String) -> Bool {
+        if known.withLockedValue({ $0.contains(name) }) { return true }
+        guard TimeZone(identifier: name) != nil else { return false }
+        known.withLockedValue { if $0.count < 5_000 { $0.insert(name) } }
+        return true
     }
 }
