@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""The fetch hot path against nginx, in one alternating run.
+
+Starts `remote-config serve` (embedded PostgreSQL, temporary data dir) and nginx (one worker, `etag on`) on
+127.0.0.1, publishes a realistic template (50 parameters, 20 conditions on platform, version, build, country
+and percent), makes 200 varied fetch contexts, and writes each context's answer to a file nginx serves, so
+nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) measures:
+
+  fetch 200    POST remoteConfig:fetch, cycling through the 200 contexts
+  fetch 304    the same with each context's ETag in If-None-Match
+  nginx 200    GET of the 200 answer files
+  nginx 304    the same with nginx's ETags
+  healthz      GET /healthz: the floor of our HTTP stack
+
+and prints req/s, p50 and p99 for each, then the ratios (best of the passes). Loopback only; every run is
+bounded by its duration; the server and nginx are stopped and the temporary files removed.
+
+    python3 Benchmarks/fetch/fetch_bench.py --binary .build/release/remote-config
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "drills"))
+from common import TOKEN, call, start_server  # noqa: E402
+
+HOST = "127.0.0.1"  # loopback only: never configurable
+
+LUA_LIBRARY = r"""
+-- Cycles through requests[1..n] (set up by the generated part) and prints a JSON summary.
+local counter = 0
+request = function()
+  counter = counter + 1
+  return requests[(counter % #requests) + 1]
+end
+done = function(summary, latency, requests_)
+  local seconds = summary.duration / 1e6
+  io.write(string.format(
+    '{"requests": %d, "seconds": %.3f, "rps": %.1f, "p50_ms": %.3f, "p99_ms": %.3f, "errors": %d, ' ..
+    '"non2xx3xx": %d}\n',
+    summary.requests, seconds, summary.requests / seconds, latency:percentile(50) / 1000,
+    latency:percentile(99) / 1000,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    summary.errors.status))
+end
+"""
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The realistic template and contexts
+
+
+def realistic_template(rng: random.Random) -> dict:
+    """50 parameters (STRING, BOOLEAN, NUMBER, JSON), 20 conditions on platform, version, build, country, percent."""
+    conditions = []
+    countries = ["us", "gb", "jp", "de", "fr", "br", "in", "kr", "ca", "au"]
+    for index in range(20):
+        kind = index % 5
+        if kind == 0:
+            expression = f"device.os == '{'ios' if index % 2 == 0 else 'android'}' && app.version.<(['{1 + index % 3}.{index % 10}.0'])"
+        elif kind == 1:
+            expression = f"app.version.>=(['{2 + index % 2}.{index % 7}.0']) && app.build.>(['{100 + index * 10}'])"
+        elif kind == 2:
+            picked = rng.sample(countries, 3)
+            expression = "device.country in [" + ", ".join(f"'{c}'" for c in picked) + "]"
+        elif kind == 3:
+            expression = f"percent <= {5 + index * 4}"
+        else:
+            expression = (f"device.os == 'ios' && app.version.==(['1.1.{index % 5}']) || "
+                          f"percent('seed{index}') between 10 and {20 + index}")
+        conditions.append({"name": f"condition_{index:02d}", "expression": expression})
+    parameters = {}
+    for index in range(50):
+        kind = index % 4
+        conditional = {}
+        for condition in rng.sample(conditions, rng.randint(0, 3)):
+            conditional[condition["name"]] = {"value": value_of(kind, rng)}
+        parameters[f"parameter_{index:02d}"] = {
+            "defaultValue": {"value": value_of(kind, rng)},
+            "conditionalValues": conditional,
+            "valueType": ["STRING", "BOOLEAN", "NUMBER", "JSON"][kind],
+            "description": f"parameter {index}",
+        }
+    parameters["require_force_update"] = parameters.pop("parameter_00")
+    parameters["require_force_update"]["valueType"] = "BOOLEAN"
+    parameters["require_force_update"]["defaultValue"] = {"value": "false"}
+    parameters["require_force_update"]["conditionalValues"] = {"condition_00": {"value": "true"}}
+    return {"conditions": conditions, "parameters": parameters}
+
+
+def value_of(kind: int, rng: random.Random) -> str:
+    if kind == 0:
+        return rng.choice(["https://apps.apple.com/app/id123456789", "Welcome back!", "blue", "2.3.0", "summer-sale"])
+    if kind == 1:
+        return rng.choice(["true", "false"])
+    if kind == 2:
+        return str(rng.choice([0, 1, 3, 10, 25, 99.5, 1000]))
+    return json.dumps({"items": rng.randint(1, 9), "layout": rng.choice(["grid", "list"]), "tags": ["a", "b"]})
+
+
+def contexts(rng: random.Random, count: int) -> list[dict]:
+    result = []
+    for index in range(count):
+        result.append({
+            "appInstanceId": f"{rng.getrandbits(128):032x}",
+            "appId": "com.example.shop",
+            "platform": rng.choice(["IOS", "ANDROID"]),
+            "appVersion": f"{rng.randint(1, 3)}.{rng.randint(0, 9)}.{rng.randint(0, 5)}",
+            "appBuild": str(rng.randint(90, 400)),
+            "countryCode": rng.choice(["US", "GB", "JP", "DE", "FR", "BR", "IN", "KR", "CA", "AU"]),
+            "languageCode": rng.choice(["en-US", "ja-JP", "de-DE", "fr-FR", "pt-BR"]),
+            "sdkVersion": "remote-config-swift/1.0",
+        })
+    return result
+
+
+# ----------------------------------------------------------------------------------------------------------
+# wrk
+
+
+def lua_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def write_wrk_script(path: str, requests: list[tuple[str, str, dict, str | None]]) -> None:
+    """requests: (method, path, headers, body)."""
+    lines = ["requests = {}"]
+    for method, url, headers, body in requests:
+        # wrk.format only adds Host once wrk has connected, after this table is built: name it here, or nginx
+        # answers 400 to every request (HTTP/1.1 requires Host).
+        headers = {"Host": HOST, **headers}
+        header_table = "{" + ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items()) + "}"
+        body_text = lua_string(body) if body is not None else "nil"
+        lines.append(f"requests[#requests + 1] = wrk.format({lua_string(method)}, {lua_string(url)}, "
+                     f"{header_table}, {body_text})")
+    with open(path, "w") as script:
+        script.write("\n".join(lines) + "\n" + LUA_LIBRARY)
+
+
+def run_wrk(url: str, script: str, duration: int, connections: int, threads: int) -> dict:
+    output = subprocess.run(
+        ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s", "--timeout", "5s",
+         "-s", script, url],
+        capture_output=True, text=True, timeout=duration + 60,
+    )
+    for line in output.stdout.splitlines():
+        if line.startswith("{"):
+            return json.loads(line)
+    raise RuntimeError(f"wrk printed no summary:\n{output.stdout}\n{output.stderr}")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# nginx
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def start_nginx(root: str, work: str) -> tuple[subprocess.Popen, int]:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    port = free_port()
+    config = os.path.join(work, "nginx.conf")
+    with open(config, "w") as file:
+        file.write(f"""
+worker_processes 1;
+daemon off;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    keepalive_requests 1000000;
+    server {{
+        listen {HOST}:{port};
+        root {root};
+        etag on;
+        default_type application/json;
+        client_body_temp_path {work}/body;
+        proxy_temp_path {work}/proxy;
+        fastcgi_temp_path {work}/fastcgi;
+        uwsgi_temp_path {work}/uwsgi;
+        scgi_temp_path {work}/scgi;
+    }}
+}}
+""")
+    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        status, _, _ = call("GET", f"http://{HOST}:{port}/0.json", timeout=1)
+        if status == 200:
+            return process, port
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("nginx did not start; see " + os.path.join(work, "nginx-error.log"))
+
+
+# ----------------------------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True, help="the remote-config executable (a release build)")
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (default 10)")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
+    parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--contexts", type=int, default=200)
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed (apt-get install wrk); run.sh installs it")
+
+    rng = random.Random(20261124)
+    work = tempfile.mkdtemp(prefix="rc-fetch-bench-")
+    os.chmod(work, 0o755)
+    root = os.path.join(work, "www")
+    os.makedirs(root)
+    os.chmod(root, 0o755)
+    server = nginx = None
+    data_dir = None
+    try:
+        server, base, data_dir = start_server(args.binary, "rc-fetch-bench-data-")
+        admin = {"Authorization": f"Bearer {TOKEN}"}
+        status, _, body = call("POST", f"{base}/v1/projects", {"projectId": "bench", "displayName": "Bench"}, admin)
+        assert status == 201, (status, body)
+        status, _, body = call("POST", f"{base}/v1/apiKeys",
+                               {"displayName": "bench client", "role": "client", "project": "bench"}, admin)
+        assert status == 201, (status, body)
+        client_key = json.loads(body)["key"]
+        template = realistic_template(rng)
+        status, _, body = call("PUT", f"{base}/v1/projects/bench/remoteConfig", template,
+                               dict(admin, **{"If-Match": "*"}))
+        assert status == 200, (status, body)
+
+        fetch_path = "/v1/projects/bench/remoteConfig:fetch"
+        fetch_200, fetch_304, nginx_200, nginx_304 = [], [], [], []
+        states = {}
+        for index, context in enumerate(contexts(rng, args.contexts)):
+            body_text = json.dumps(context, separators=(",", ":"))
+            headers = {"X-API-Key": client_key, "Content-Type": "application/json"}
+            status, response_headers, answer = call("POST", base + fetch_path, context, headers)
+            assert status == 200, (status, answer)
+            states[json.loads(answer)["state"]] = states.get(json.loads(answer)["state"], 0) + 1
+            etag = response_headers["ETag"]
+            fetch_200.append(("POST", fetch_path, headers, body_text))
+            fetch_304.append(("POST", fetch_path, dict(headers, **{"If-None-Match": etag}), body_text))
+            with open(os.path.join(root, f"{index}.json"), "wb") as file:
+                file.write(answer)
+            os.chmod(os.path.join(root, f"{index}.json"), 0o644)
+        log(f"{args.contexts} contexts, answers by state: {states}; "
+            f"answer size {min(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))}–"
+            f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))} bytes")
+
+        nginx, nginx_port = start_nginx(root, work)
+        for index in range(args.contexts):
+            _, response_headers, _ = call("GET", f"http://{HOST}:{nginx_port}/{index}.json")
+            nginx_200.append(("GET", f"/{index}.json", {}, None))
+            nginx_304.append(("GET", f"/{index}.json", {"If-None-Match": response_headers["ETag"]}, None))
+
+        scripts = {}
+        for name, requests in [("fetch 200", fetch_200), ("fetch 304", fetch_304), ("nginx 200", nginx_200),
+                               ("nginx 304", nginx_304), ("healthz", [("GET", "/healthz", {}, None)])]:
+            scripts[name] = os.path.join(work, name.replace(" ", "_") + ".lua")
+            write_wrk_script(scripts[name], requests)
+        targets = {"fetch 200": base, "fetch 304": base, "healthz": base,
+                   "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}"}
+
+        # Warm both up (JIT-free, but caches, connection pools and the allocator settle).
+        run_wrk(base, scripts["fetch 200"], 2, args.connections, args.threads)
+        run_wrk(targets["nginx 200"], scripts["nginx 200"], 2, args.connections, args.threads)
+
+        results: dict[str, list[dict]] = {name: [] for name in scripts}
+        for number in range(1, args.passes + 1):
+            for name in ["fetch 200", "nginx 200", "fetch 304", "nginx 304", "healthz"]:
+                result = run_wrk(targets[name], scripts[name], args.duration, args.connections, args.threads)
+                results[name].append(result)
+                bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
+                    if result["errors"] or result["non2xx3xx"] else ""
+                log(f"pass {number} {name:9}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
+                    f"p99 {result['p99_ms']:6.2f} ms{bad}")
+        report(results, args)
+        failed = [name for name, runs in results.items() if any(r["errors"] or r["non2xx3xx"] for r in runs)]
+        if failed:
+            sys.exit(f"errors or 4xx/5xx answers in: {', '.join(failed)}; these figures are not valid")
+    finally:
+        if nginx is not None:
+            nginx.send_signal(signal.SIGQUIT)
+            try:
+                nginx.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                nginx.kill()
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        shutil.rmtree(work, ignore_errors=True)
+        if data_dir:
+            shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
+    best = {name: max(runs, key=lambda r: r["rps"]) for name, runs in results.items()}
+    print(f"\nfetch benchmark: {args.contexts} contexts, {args.connections} connections, {args.threads} wrk "
+          f"threads, {args.passes} alternating passes of {args.duration} s; {time.strftime('%Y-%m-%d %H:%M')}, "
+          f"{os.cpu_count()} cores")
+    print(f"{'':10} {'req/s (each pass)':>28} {'p50 ms':>8} {'p99 ms':>8}")
+    for name, runs in results.items():
+        rates = " / ".join(f"{r['rps']:.0f}" for r in runs)
+        print(f"{name:10} {rates:>28} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f}")
+    ratios = {
+        "fetch 200 / nginx 200 (target >= 0.45)": best["fetch 200"]["rps"] / best["nginx 200"]["rps"],
+        "fetch 304 / nginx 304 (target >= 0.6)": best["fetch 304"]["rps"] / best["nginx 304"]["rps"],
+        "fetch 304 / fetch 200 (a 304 is cheaper)": best["fetch 304"]["rps"] / best["fetch 200"]["rps"],
+        "fetch p99 / nginx p99 (target <= 3)": best["fetch 200"]["p99_ms"] / best["nginx 200"]["p99_ms"],
+        "healthz / nginx 200": best["healthz"]["rps"] / best["nginx 200"]["rps"],
+    }
+    print()
+    for name, value in ratios.items():
+        print(f"{name:42} {value:6.2f}")
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump({"results": results, "ratios": ratios}, file, indent=2)
+
+
+if __name__ == "__main__":
+    main()
