@@ -10,6 +10,42 @@ public enum ForceUpdateDecision: Sendable, Hashable {
     case updateRequired(storeURL: URL?)
 }
 
+/// The parameter names the force-update helper reads; the defaults are the names docs/sdk.md documents.
+///
+/// An app whose template already uses other names passes its own, once (`remoteConfig.forceUpdateKeys = …`) or per
+/// call (`checkForUpdate(keys:)`).
+public struct ForceUpdateKeys: Sendable, Hashable {
+    /// A boolean parameter that forces the update when true (`require_force_update`).
+    public var requireForceUpdate: String
+    /// The oldest version still allowed (`min_supported_version`); `nil` to not read one.
+    public var minSupportedVersion: String?
+    /// The newest version, offered as an optional update (`current_version`).
+    public var currentVersion: String
+    /// Read when `currentVersion` is absent or empty (`latest_version`); `nil` for no fallback.
+    public var fallbackCurrentVersion: String?
+    /// The store page passed along as `storeURL` (`app_store_url`).
+    public var appStoreURL: String
+
+    /// Creates a set of names; each one left out keeps today's name.
+    public init(
+        requireForceUpdate: String = "require_force_update",
+        minSupportedVersion: String? = "min_supported_version",
+        currentVersion: String = "current_version",
+        fallbackCurrentVersion: String? = "latest_version",
+        appStoreURL: String = "app_store_url"
+    ) {
+        self.requireForceUpdate = requireForceUpdate
+        self.minSupportedVersion = minSupportedVersion
+        self.currentVersion = currentVersion
+        self.fallbackCurrentVersion = fallbackCurrentVersion
+        self.appStoreURL = appStoreURL
+    }
+
+    /// The documented names: `require_force_update`, `min_supported_version`, `current_version` (or
+    /// `latest_version`), `app_store_url`.
+    public static let standard = ForceUpdateKeys()
+}
+
 /// The parameters the force-update helper reads, and the decision rules.
 ///
 /// Rules, using the server's version comparison (`AppVersion`):
@@ -70,25 +106,51 @@ public struct ForceUpdateParameters: Sendable, Hashable {
 }
 
 extension RemoteConfig {
-    /// The force-update parameters from the active values (falling back to in-app defaults).
+    /// The parameter names `checkForUpdate()` reads when none are passed; also the flag `configValue(forKey:)`
+    /// leaves out when it was fetched by another app version. Defaults to `ForceUpdateKeys.standard`.
+    public var forceUpdateKeys: ForceUpdateKeys {
+        get { state.withLock { $0.forceUpdateKeys } }
+        set { state.withLock { $0.forceUpdateKeys = newValue } }
+    }
+
+    /// The force-update parameters from the active values (falling back to in-app defaults), under `forceUpdateKeys`.
     public var forceUpdateParameters: ForceUpdateParameters {
-        func text(_ key: String) -> String? {
-            let value = configValue(forKey: key).stringValue.trimmingCharacters(in: .whitespacesAndNewlines)
-            return value.isEmpty ? nil : value
+        forceUpdateParameters(keys: nil, appVersion: nil)
+    }
+
+    /// The force-update parameters under `keys` (by default `forceUpdateKeys`). The flag counts only when the
+    /// server decided it for `appVersion` (by default this app's version) and this build.
+    public func forceUpdateParameters(keys: ForceUpdateKeys?, appVersion: String? = nil) -> ForceUpdateParameters {
+        state.withLock { state in
+            let keys = keys ?? state.forceUpdateKeys
+            func text(_ key: String?) -> String? {
+                guard let key else { return nil }
+                let raw = state.persisted.active?.entries[key] ?? state.defaults[key] ?? ""
+                let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+                return value.isEmpty ? nil : value
+            }
+            let flag =
+                activeRemoteText(
+                    forKey: keys.requireForceUpdate, in: state, flagKey: keys.requireForceUpdate, appVersion: appVersion
+                )
+                ?? state.defaults[keys.requireForceUpdate] ?? ""
+            return ForceUpdateParameters(
+                currentVersion: text(keys.currentVersion) ?? text(keys.fallbackCurrentVersion),
+                requireForceUpdate: RemoteConfigValue(stringValue: flag, source: .remote).boolValue,
+                minSupportedVersion: text(keys.minSupportedVersion),
+                storeURL: text(keys.appStoreURL).flatMap { URL(string: $0) }
+            )
         }
-        return ForceUpdateParameters(
-            currentVersion: text(ForceUpdateParameters.currentVersionKey)
-                ?? text(ForceUpdateParameters.latestVersionKey),
-            requireForceUpdate: configValue(forKey: ForceUpdateParameters.requireForceUpdateKey).boolValue,
-            minSupportedVersion: text(ForceUpdateParameters.minSupportedVersionKey),
-            storeURL: text(ForceUpdateParameters.appStoreURLKey).flatMap { URL(string: $0) }
-        )
     }
 
     /// Decides, from the active values, whether this app version (`app.version` unless given) must or may update.
-    public func checkForUpdate(appVersion: String? = nil) -> ForceUpdateDecision {
-        let dismissed = state.withLock { Set($0.persisted.dismissedUpdateVersions) }
-        return forceUpdateParameters.decision(appVersion: appVersion ?? app.version, dismissedVersions: dismissed)
+    ///
+    /// `keys` names the parameters to read (by default `forceUpdateKeys`). A `require_force_update` the server decided
+    /// for another app version or build (values fetched before the app was updated) is not applied.
+    public func checkForUpdate(appVersion: String? = nil, keys: ForceUpdateKeys? = nil) -> ForceUpdateDecision {
+        let dismissed = Set(dismissedUpdateVersions)
+        return forceUpdateParameters(keys: keys, appVersion: appVersion)
+            .decision(appVersion: appVersion ?? app.version, dismissedVersions: dismissed)
     }
 
     /// Remembers (across launches) that the user dismissed the optional update to `version`; it is not offered again.
@@ -97,6 +159,22 @@ extension RemoteConfig {
         state.withLock { state in
             guard !state.persisted.dismissedUpdateVersions.contains(version) else { return }
             state.persisted.dismissedUpdateVersions.append(version)
+            stateFile.save(state.persisted)
+        }
+    }
+
+    /// The optional-update versions the user dismissed, oldest first.
+    public var dismissedUpdateVersions: [String] { state.withLock { $0.persisted.dismissedUpdateVersions } }
+
+    /// Forgets dismissed versions so they are offered again: `version` alone (`2.3` also forgets `2.3.0`), or all
+    /// of them when `nil` (for a "show me updates again" setting, or a test).
+    public func clearDismissedUpdates(version: String? = nil) {
+        state.withLock { state in
+            if let version {
+                state.persisted.dismissedUpdateVersions.removeAll { ForceUpdateParameters.sameVersion($0, version) }
+            } else {
+                state.persisted.dismissedUpdateVersions.removeAll()
+            }
             stateFile.save(state.persisted)
         }
     }

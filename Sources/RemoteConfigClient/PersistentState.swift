@@ -12,11 +12,22 @@ struct ConfigSnapshot: Codable, Hashable, Sendable {
     var etag: String?
     /// When these values were received.
     var fetchTime: Date
+    /// The app version the server evaluated these values for; `nil` in state saved by SDKs before 1.1.
+    var appVersion: String? = nil
+    /// The app build the server evaluated these values for.
+    var appBuild: String? = nil
 
-    /// Whether two snapshots hold the same values (ignoring when and how they arrived).
+    /// Whether two snapshots hold the same values (ignoring when, how and for which app version they arrived).
     func hasSameValues(as other: ConfigSnapshot?) -> Bool {
         guard let other else { return false }
         return entries == other.entries && templateVersion == other.templateVersion && state == other.state
+    }
+
+    /// Whether the server decided these values for this app version and build. Values from before an app update
+    /// were decided for the old version: `app.version` conditions (a forced update of a broken release) no longer
+    /// hold. An unknown version counts as another one.
+    func wasFetched(for app: AppIdentity, version: String? = nil) -> Bool {
+        appVersion == (version ?? app.version) && appBuild == app.build
     }
 }
 

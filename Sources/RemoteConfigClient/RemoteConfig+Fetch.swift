@@ -49,31 +49,6 @@ extension RemoteConfig {
         return .successUsingPreFetchedData
     }
 
-    /// Firebase's completion-handler form: reports `.error` with the error instead of throwing.
-    public func fetchAndActivate(
-        completionHandler: (@Sendable (RemoteConfigFetchAndActivateStatus, (any Error)?) -> Void)? = nil
-    ) {
-        Task {
-            do {
-                let status = try await fetchAndActivate()
-                completionHandler?(status, nil)
-            } catch {
-                completionHandler?(.error, error)
-            }
-        }
-    }
-
-    /// Firebase's completion-handler form of `fetch()`.
-    public func fetch(completionHandler: (@Sendable (RemoteConfigFetchStatus, (any Error)?) -> Void)? = nil) {
-        Task {
-            do {
-                completionHandler?(try await fetch(), nil)
-            } catch {
-                completionHandler?(lastFetchStatus, error)
-            }
-        }
-    }
-
     // MARK: Internals
 
     @discardableResult
@@ -125,8 +100,11 @@ extension RemoteConfig {
                 let body = try Wire.encode(
                     makeRequestBody(
                         appInstanceId: state.persisted.appInstanceId, customSignals: state.persisted.customSignals))
+                // Values fetched by another app version or build (the app was updated) are refetched at once,
+                // whatever the interval: the server's answer may differ for this version.
                 if let minimumInterval, let last = state.persisted.lastSuccessfulFetchTime,
-                    state.persisted.fetched != nil, state.persisted.lastFetchRequestBody == body, start >= last,
+                    state.persisted.fetched?.wasFetched(for: app) == true,
+                    state.persisted.lastFetchRequestBody == body, start >= last,
                     start.timeIntervalSince(last) < minimumInterval
                 {
                     return .cached
@@ -166,7 +144,7 @@ extension RemoteConfig {
         do {
             (data, response) = try await transport.send(request)
         } catch {
-            throw recordFailure(.transport(String(describing: error)))
+            throw recordFailure(.from(transportError: error))
         }
         let finished = now()
         switch response.statusCode {
@@ -198,9 +176,10 @@ extension RemoteConfig {
                 return .notModified
             }
         case 429, 503:
+            let retryAfter = Wire.retryAfter(response, now: finished)
             let until = state.withLock { state in
                 let exponential = 60 * pow(2, Double(min(state.persisted.consecutiveBackoffs, 12)))
-                let delay = min(Wire.retryAfter(response, now: finished) ?? exponential, Self.maximumBackoff)
+                let delay = min(retryAfter ?? exponential, Self.maximumBackoff)
                 let until = finished.addingTimeInterval(delay)
                 state.persisted.backoffUntil = until
                 state.persisted.consecutiveBackoffs += 1
@@ -209,13 +188,21 @@ extension RemoteConfig {
                 stateFile.save(state.persisted)
                 return until
             }
-            throw RemoteConfigError.throttled(until: until)
+            throw RemoteConfigError.unavailable(statusCode: response.statusCode, retryAfter: retryAfter, until: until)
         default:
             throw recordFailure(Wire.serverError(statusCode: response.statusCode, body: data))
         }
     }
 
     private func recordSuccess(_ persisted: inout PersistentState, body: Data, at time: Date) {
+        // The server just answered for this app version and build: the fetched values (new, or confirmed by a 304)
+        // are its answer for them, and so are active values equal to them.
+        persisted.fetched?.appVersion = app.version
+        persisted.fetched?.appBuild = app.build
+        if let fetched = persisted.fetched, fetched.hasSameValues(as: persisted.active) {
+            persisted.active?.appVersion = fetched.appVersion
+            persisted.active?.appBuild = fetched.appBuild
+        }
         persisted.lastSuccessfulFetchTime = time
         persisted.lastFetchTime = time
         persisted.lastFetchStatus = .success

@@ -33,21 +33,30 @@ public final class ConfigUpdateListenerRegistration: Sendable {
     }
 }
 
-/// Listener callback: an update, or an error that stopped the realtime stream or a fetch it triggered.
+/// Listener callback: an update, or a `RemoteConfigError`: a connection failure (the stream keeps reconnecting), a
+/// failed fetch the stream triggered, or a refused key (the stream has stopped).
 public typealias ConfigUpdateListener = @Sendable (RemoteConfigUpdate?, (any Error)?) -> Void
+
+/// A listener as the SDK keeps it: `stopped` tells whether an error ended the stream, so `configUpdates()` can end
+/// its sequence only then and not on every dropped connection.
+typealias RealtimeListener = @Sendable (_ update: RemoteConfigUpdate?, _ error: (any Error)?, _ stopped: Bool) -> Void
 
 /// The realtime stream's state, guarded by the instance's lock.
 struct RealtimeState: Sendable {
-    var listeners: [UUID: ConfigUpdateListener] = [:]
+    var listeners: [UUID: RealtimeListener] = [:]
     var task: Task<Void, Never>?
+    /// Which stream task is current; a task replaced by `reconnectRealtime()` must not clear its successor.
+    var generation = 0
     var lastEventId: String?
     /// The fetched values last reported, so a reconnect does not report them again.
     var lastReported: ConfigSnapshot?
 }
 
 extension RemoteConfig {
-    /// Longest wait between two reconnect attempts.
-    static let maximumReconnectDelay: TimeInterval = 5 * 60
+    /// Longest wait between two reconnect attempts (before up to 20% jitter), unless the server asks for more with
+    /// `retry:` or `Retry-After`. Short, because a realtime listener that comes back long after the server did is
+    /// what it exists to avoid; a failed attempt against a down server costs little.
+    static let maximumReconnectDelay: TimeInterval = 5
 
     /// Listens for published changes: opens the server's event stream (if not open), fetches when a newer template
     /// version is announced (bypassing the throttle) and calls `listener` with the keys that differ from the active
@@ -56,24 +65,28 @@ extension RemoteConfig {
     public func addOnConfigUpdateListener(
         remoteConfigUpdateCompletion listener: @escaping ConfigUpdateListener
     ) -> ConfigUpdateListenerRegistration {
+        addRealtimeListener { update, error, _ in listener(update, error) }
+    }
+
+    /// Registers a listener that also learns whether an error stopped the stream; starts the stream if needed.
+    func addRealtimeListener(_ listener: @escaping RealtimeListener) -> ConfigUpdateListenerRegistration {
         let id = UUID()
         realtime.withLock { realtime in
             realtime.listeners[id] = listener
-            if realtime.task == nil {
-                realtime.task = Task { await self.runStream() }
-            }
+            if realtime.task == nil { startStream(&realtime) }
         }
         return ConfigUpdateListenerRegistration { [weak self] in
             self?.removeListener(id)
         }
     }
 
-    /// Realtime updates as an async sequence; ending the iteration detaches the listener.
+    /// Realtime updates as an async sequence; ending the iteration detaches the listener. The sequence throws only
+    /// when the stream stops for good (a refused key); connection failures are retried without ending it.
     public func configUpdates() -> AsyncThrowingStream<RemoteConfigUpdate, any Error> {
         let (stream, continuation) = AsyncThrowingStream<RemoteConfigUpdate, any Error>.makeStream()
-        let registration = addOnConfigUpdateListener { update, error in
+        let registration = addRealtimeListener { update, error, stopped in
             if let update { continuation.yield(update) }
-            if let error { continuation.finish(throwing: error) }
+            if let error, stopped { continuation.finish(throwing: error) }
         }
         continuation.onTermination = { _ in registration.remove() }
         return stream
@@ -81,6 +94,26 @@ extension RemoteConfig {
 
     /// Whether the realtime stream is open or reconnecting.
     public var isListeningForUpdates: Bool { realtime.withLock { $0.task != nil } }
+
+    /// Drops the realtime connection and opens a new one at once, skipping any reconnect wait; does nothing without
+    /// listeners. Call it when the app returns to the foreground (`sceneWillEnterForeground(_:)`, or `scenePhase`
+    /// becoming `.active`): a connection suspended in the background may be dead without anyone knowing yet, and a
+    /// publish made meanwhile is then reported at once (the new connection sends `Last-Event-ID`).
+    public func reconnectRealtime() {
+        let old: Task<Void, Never>? = realtime.withLock { realtime in
+            guard let old = realtime.task else { return nil }
+            startStream(&realtime)
+            return old
+        }
+        old?.cancel()
+    }
+
+    /// Starts a new stream task as the current one.
+    private func startStream(_ realtime: inout RealtimeState) {
+        realtime.generation += 1
+        let generation = realtime.generation
+        realtime.task = Task { await self.runStream(generation: generation) }
+    }
 
     private func removeListener(_ id: UUID) {
         let task: Task<Void, Never>? = realtime.withLock { realtime in
@@ -92,13 +125,14 @@ extension RemoteConfig {
         task?.cancel()
     }
 
-    private func notifyListeners(_ update: RemoteConfigUpdate?, _ error: (any Error)?) {
+    private func notifyListeners(_ update: RemoteConfigUpdate?, _ error: (any Error)?, stopped: Bool = false) {
         let listeners = realtime.withLock { Array($0.listeners.values) }
-        for listener in listeners { listener(update, error) }
+        for listener in listeners { listener(update, error, stopped) }
     }
 
-    /// Connects, reads events, reconnects with backoff until cancelled or the server refuses the key.
-    private func runStream() async {
+    /// Connects, reads events, reconnects with backoff until cancelled or the server refuses the key. Every failed
+    /// attempt is reported to the listeners, so an app can tell "no news" from "not connected".
+    private func runStream(generation: Int) async {
         var failures = 0
         var serverRetry: TimeInterval?
         while !Task.isCancelled {
@@ -115,19 +149,36 @@ extension RemoteConfig {
                     }
                 case 401, 403, 404:
                     Self.close(chunks)
-                    notifyListeners(
-                        nil, RemoteConfigError.server(statusCode: response.statusCode, status: nil, message: nil))
-                    stopStream()
+                    let error: RemoteConfigError =
+                        response.statusCode == 404
+                        ? .server(statusCode: 404, status: "NOT_FOUND", message: nil)
+                        : .keyRefused(statusCode: response.statusCode, message: nil)
+                    stopStream(generation: generation)
+                    notifyListeners(nil, error, stopped: true)
                     return
                 default:
                     Self.close(chunks)
-                    delayOverride = Wire.retryAfter(response, now: now()).map { min($0, Self.maximumBackoff) }
+                    let retryAfter = Wire.retryAfter(response, now: now())
                     failures += 1
+                    let delay =
+                        retryAfter.map { min($0, Self.maximumBackoff) }
+                        ?? Self.reconnectDelay(failures: failures, serverRetry: serverRetry)
+                    delayOverride = delay
+                    let error: RemoteConfigError =
+                        response.statusCode == 429 || response.statusCode == 503
+                        ? .unavailable(
+                            statusCode: response.statusCode, retryAfter: retryAfter,
+                            until: now().addingTimeInterval(delay))
+                        : .server(statusCode: response.statusCode, status: nil, message: nil)
+                    notifyListeners(nil, error)
                 }
             } catch {
                 if Task.isCancelled { return }
                 failures += 1
+                notifyListeners(nil, RemoteConfigError.from(transportError: error))
             }
+            // Cancelled (the last listener left, or `reconnectRealtime()` replaced this task): no wait, no retry.
+            if Task.isCancelled { return }
             let delay = delayOverride ?? Self.reconnectDelay(failures: failures, serverRetry: serverRetry)
             do { try await sleep(delay) } catch { return }
         }
@@ -139,11 +190,14 @@ extension RemoteConfig {
     }
 
     /// The stream ended on its own (key refused): forget the task so a new listener starts a new one.
-    private func stopStream() {
-        realtime.withLock { $0.task = nil }
+    private func stopStream(generation: Int) {
+        realtime.withLock { realtime in
+            if realtime.generation == generation { realtime.task = nil }
+        }
     }
 
-    /// `retry:` (default 1 s) after a clean close, doubling per failed attempt up to 5 minutes, plus up to 20% jitter.
+    /// `retry:` (default 1 s) after a clean close, doubling per failed attempt up to 5 seconds (or the server's longer
+    /// `retry:`), plus up to 20% jitter.
     static func reconnectDelay(failures: Int, serverRetry: TimeInterval?) -> TimeInterval {
         let base = serverRetry ?? 1
         let delay = min(base * pow(2, Double(min(failures, 20))), max(base, maximumReconnectDelay))

@@ -103,7 +103,7 @@ public final class RemoteConfig: Sendable {
     public func configValue(forKey key: String?) -> RemoteConfigValue {
         guard let key else { return RemoteConfigValue(stringValue: "", source: .static) }
         return state.withLock { state in
-            if let remote = state.persisted.active?.entries[key] {
+            if let remote = activeRemoteText(forKey: key, in: state) {
                 return RemoteConfigValue(stringValue: remote, source: .remote)
             }
             if let fallback = state.defaults[key] {
@@ -118,13 +118,28 @@ public final class RemoteConfig: Sendable {
         guard let key else { return RemoteConfigValue(stringValue: "", source: .static) }
         let text: String? = state.withLock { state in
             switch source {
-            case .remote: return state.persisted.active?.entries[key]
+            case .remote: return activeRemoteText(forKey: key, in: state)
             case .default: return state.defaults[key]
             case .static: return nil
             }
         }
         guard let text else { return RemoteConfigValue(stringValue: "", source: .static) }
         return RemoteConfigValue(stringValue: text, source: source)
+    }
+
+    /// The active remote text for `key`. The force-update flag (`forceUpdateKeys.requireForceUpdate`) is left out
+    /// when the active values were fetched by another app version or build: the server decided it for that version,
+    /// and a user who installed the fixed release must not stay blocked while offline or until a fetch completes.
+    func activeRemoteText(
+        forKey key: String, in state: RuntimeState, flagKey: String? = nil, appVersion: String? = nil
+    ) -> String? {
+        guard let active = state.persisted.active, let text = active.entries[key] else { return nil }
+        if key == (flagKey ?? state.forceUpdateKeys.requireForceUpdate),
+            !active.wasFetched(for: app, version: appVersion)
+        {
+            return nil
+        }
+        return text
     }
 
     /// Same as `configValue(forKey:)`: `remoteConfig["welcome_text"].stringValue`.
@@ -225,5 +240,6 @@ struct RuntimeState: Sendable {
     var persisted: PersistentState
     var settings: RemoteConfigSettings
     var defaults: [String: String] = [:]
+    var forceUpdateKeys = ForceUpdateKeys()
     var inFlightFetch: Task<FetchOutcome, any Error>?
 }

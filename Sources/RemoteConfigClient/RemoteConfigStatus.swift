@@ -32,42 +32,44 @@ public enum RemoteConfigFetchAndActivateStatus: Sendable, Hashable {
     case error
 }
 
-/// Settings of a `RemoteConfig` instance.
-public struct RemoteConfigSettings: Sendable, Hashable {
+/// Settings of a `RemoteConfig` instance: a class, as in Firebase, so its sample code compiles unchanged.
+///
+/// ```swift
+/// let settings = RemoteConfigSettings()
+/// settings.minimumFetchInterval = 0
+/// remoteConfig.configSettings = settings
+/// ```
+///
+/// The instance keeps the object it was given, so `remoteConfig.configSettings.minimumFetchInterval = 0` works too,
+/// and changing `settings` later changes that instance's next fetch.
+public final class RemoteConfigSettings: Sendable, CustomStringConvertible {
+    private struct Values: Sendable {
+        var minimumFetchInterval: TimeInterval
+        var fetchTimeout: TimeInterval
+    }
+
+    // A lock rather than plain stored properties: a settings object may be changed while a fetch reads it.
+    private let values: Locked<Values>
+
     /// The shortest time between two network fetches; `fetch()` within it answers from the cache. Default 12 hours.
-    public var minimumFetchInterval: TimeInterval
+    public var minimumFetchInterval: TimeInterval {
+        get { values.withLock { $0.minimumFetchInterval } }
+        set { values.withLock { $0.minimumFetchInterval = newValue } }
+    }
+
     /// How long one fetch request may take. Default 60 seconds.
-    public var fetchTimeout: TimeInterval
+    public var fetchTimeout: TimeInterval {
+        get { values.withLock { $0.fetchTimeout } }
+        set { values.withLock { $0.fetchTimeout = newValue } }
+    }
 
     /// Creates settings; the defaults are Firebase's.
     public init(minimumFetchInterval: TimeInterval = 12 * 60 * 60, fetchTimeout: TimeInterval = 60) {
-        self.minimumFetchInterval = minimumFetchInterval
-        self.fetchTimeout = fetchTimeout
+        self.values = Locked(Values(minimumFetchInterval: minimumFetchInterval, fetchTimeout: fetchTimeout))
     }
-}
 
-/// Something went wrong talking to the server; the active values are never affected.
-public enum RemoteConfigError: Error, Sendable, Hashable, LocalizedError {
-    /// The server asked the SDK to back off (429 or 503); no request is sent before `until`.
-    case throttled(until: Date)
-    /// The server answered with an error (the API's `{"error": {...}}` shape when it sent one).
-    case server(statusCode: Int, status: String?, message: String?)
-    /// The server's answer could not be understood.
-    case invalidResponse(String)
-    /// The request did not reach the server or no answer came back (offline, timeout, TLS).
-    case transport(String)
-
-    /// A sentence for logs.
-    public var errorDescription: String? {
-        switch self {
-        case .throttled(let until):
-            return "Remote config fetch throttled until \(until)."
-        case .server(let code, let status, let message):
-            return "Remote config server answered \(code) \(status ?? ""): \(message ?? "no message")."
-        case .invalidResponse(let reason):
-            return "Remote config server sent an invalid response: \(reason)."
-        case .transport(let reason):
-            return "Remote config request failed: \(reason)."
-        }
+    /// `minimumFetchInterval` and `fetchTimeout`, for logs.
+    public var description: String {
+        "RemoteConfigSettings(minimumFetchInterval: \(minimumFetchInterval), fetchTimeout: \(fetchTimeout))"
     }
 }

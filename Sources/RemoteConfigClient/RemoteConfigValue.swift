@@ -57,5 +57,10 @@ public struct RemoteConfigValue: Sendable, Hashable {
         try decoder.decode(type, from: dataValue)
     }
 
+    /// Firebase's spelling of `decode(_:)`: `try value.decoded(asType: Banner.self)`.
+    public func decoded<T: Decodable>(asType type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decode(type, decoder: decoder)
+    }
+
     private static let truthyStrings: Set<String> = ["1", "true", "t", "yes", "y", "on"]
 }

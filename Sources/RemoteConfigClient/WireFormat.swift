@@ -62,6 +62,9 @@ enum Wire {
     /// The error an unsuccessful answer stands for.
     static func serverError(statusCode: Int, body: Data) -> RemoteConfigError {
         let detail = try? JSONDecoder().decode(ErrorResponseBody.self, from: body).error
+        if statusCode == 401 || statusCode == 403 {
+            return .keyRefused(statusCode: statusCode, message: detail?.message)
+        }
         return .server(statusCode: statusCode, status: detail?.status, message: detail?.message)
     }
 

@@ -12,9 +12,9 @@ import Testing
         config.configSettings.minimumFetchInterval = 0
         harness.transport.enqueue(.status(status, headers: ["Retry-After": "120"]))
         let start = harness.clock.now
-        await #expect(throws: RemoteConfigError.throttled(until: start.addingTimeInterval(120))) {
-            try await config.fetch()
-        }
+        let unavailable = RemoteConfigError.unavailable(
+            statusCode: status, retryAfter: 120, until: start.addingTimeInterval(120))
+        await #expect(throws: unavailable) { try await config.fetch() }
         #expect(config.lastFetchStatus == .throttled)
 
         harness.clock.advance(60)
@@ -37,18 +37,18 @@ import Testing
         config.configSettings.minimumFetchInterval = 0
         harness.transport.enqueue(.status(503), .status(503), .ok(["a": "1"]), .status(429))
         var start = harness.clock.now
-        await #expect(throws: RemoteConfigError.throttled(until: start.addingTimeInterval(60))) {
+        await #expect(throws: RemoteConfigError.unavailable(statusCode: 503, retryAfter: nil, until: start + 60)) {
             try await config.fetch()
         }
         harness.clock.advance(60)
         start = harness.clock.now
-        await #expect(throws: RemoteConfigError.throttled(until: start.addingTimeInterval(120))) {
+        await #expect(throws: RemoteConfigError.unavailable(statusCode: 503, retryAfter: nil, until: start + 120)) {
             try await config.fetch()
         }
         harness.clock.advance(120)
         try await config.fetch()
         start = harness.clock.now
-        await #expect(throws: RemoteConfigError.throttled(until: start.addingTimeInterval(60))) {
+        await #expect(throws: RemoteConfigError.unavailable(statusCode: 429, retryAfter: nil, until: start + 60)) {
             try await config.fetch()
         }
         #expect(harness.transport.fetchCount == 4, "a success resets the backoff")
@@ -64,7 +64,9 @@ import Testing
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let until = harness.clock.now.addingTimeInterval(300)
         harness.transport.enqueue(.status(503, headers: ["Retry-After": formatter.string(from: until)]))
-        await #expect(throws: RemoteConfigError.throttled(until: until)) { try await config.fetch() }
+        await #expect(throws: RemoteConfigError.unavailable(statusCode: 503, retryAfter: 300, until: until)) {
+            try await config.fetch()
+        }
     }
 
     @Test func backoffSurvivesRelaunch() async throws {

@@ -149,7 +149,7 @@ import Testing
             try await config.fetch()
             Issue.record("expected an error")
         } catch let error as RemoteConfigError {
-            #expect(error == .server(statusCode: 401, status: "UNAVAILABLE", message: "bad key"))
+            #expect(error == .keyRefused(statusCode: 401, message: "bad key"))
         }
         harness.transport.enqueue(StubResponse(status: 200, body: Data("<html>".utf8), headers: [:]))
         await #expect(throws: RemoteConfigError.self) { try await config.fetch() }

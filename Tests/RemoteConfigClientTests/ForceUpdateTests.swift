@@ -92,6 +92,54 @@ private enum Template: CaseIterable {
         #expect(config.checkForUpdate() == .updateAvailable(latest: "2.4.0", storeURL: storeURL), "a newer version is")
     }
 
+    @Test func theAppNamesItsOwnKeys() async throws {
+        let app = AppIdentity(appId: "com.example.shop", platform: .ios, version: "1.4.0", build: "1")
+        let harness = Harness(app: app)
+        defer { harness.cleanUp() }
+        let config = harness.makeConfig()
+        harness.transport.enqueue(
+            .ok([
+                "ios_blocked": "false", "ios_min_version": "1.5", "ios_latest": "2.0",
+                "ios_store": storeURL.absoluteString,
+                "require_force_update": "true", "current_version": "9.9",
+            ]))
+        try await config.fetchAndActivate()
+        #expect(config.checkForUpdate() == .updateRequired(storeURL: nil), "today's names by default")
+
+        let keys = ForceUpdateKeys(
+            requireForceUpdate: "ios_blocked", minSupportedVersion: "ios_min_version", currentVersion: "ios_latest",
+            fallbackCurrentVersion: nil, appStoreURL: "ios_store")
+        #expect(config.checkForUpdate(keys: keys) == .updateRequired(storeURL: storeURL), "1.4.0 is below 1.5")
+        #expect(
+            config.checkForUpdate(appVersion: "1.5", keys: keys) == .updateAvailable(latest: "2.0", storeURL: storeURL))
+
+        config.forceUpdateKeys = keys
+        #expect(config.checkForUpdate(appVersion: "2.0.0") == .upToDate, "set once, used by every check")
+        #expect(config.forceUpdateParameters.minSupportedVersion == "1.5")
+        #expect(config.checkForUpdate(keys: .standard) == .updateRequired(storeURL: nil))
+    }
+
+    @Test func dismissedVersionsCanBeReadAndCleared() async throws {
+        let app = AppIdentity(appId: "com.example.shop", platform: .ios, version: "2.1", build: "1")
+        let harness = Harness(app: app)
+        defer { harness.cleanUp() }
+        let config = harness.makeConfig()
+        config.setDefaults(["current_version": "2.3.0"])
+        #expect(config.dismissedUpdateVersions.isEmpty)
+        config.dismissUpdate(version: "2.2")
+        config.dismissUpdate(version: "2.3")
+        #expect(config.dismissedUpdateVersions == ["2.2", "2.3"])
+        #expect(harness.makeConfig().dismissedUpdateVersions == ["2.2", "2.3"], "kept across launches")
+        #expect(config.checkForUpdate() == .upToDate)
+
+        config.clearDismissedUpdates(version: "2.3.0")
+        #expect(config.dismissedUpdateVersions == ["2.2"], "2.3.0 is 2.3")
+        #expect(config.checkForUpdate() == .updateAvailable(latest: "2.3.0", storeURL: nil))
+        config.clearDismissedUpdates()
+        #expect(config.dismissedUpdateVersions.isEmpty)
+        #expect(harness.makeConfig().dismissedUpdateVersions.isEmpty, "the clearing is saved")
+    }
+
     @Test func requiredUpdateIgnoresDismissal() {
         let parameters = ForceUpdateParameters(
             currentVersion: "2.3.0", requireForceUpdate: false, minSupportedVersion: "2.0.0", storeURL: nil)

@@ -4,7 +4,7 @@ import Testing
 @testable import RemoteConfigClient
 
 /// Collects what listeners receive.
-private final class ListenerInbox: Sendable {
+final class ListenerInbox: Sendable {
     private let (stream, continuation) = AsyncStream<Result<Set<String>, RemoteConfigError>>.makeStream()
 
     var listener: ConfigUpdateListener {
@@ -22,7 +22,7 @@ private final class ListenerInbox: Sendable {
     }
 }
 
-private func versionEvent(_ version: Int) -> String {
+func versionEvent(_ version: Int) -> String {
     "event: version\nid: \(version)\ndata: {\"latestTemplateVersionNumber\": \"\(version)\"}\n\n"
 }
 
@@ -144,7 +144,7 @@ private func versionEvent(_ version: Int) -> String {
         second.continuation.finish(throwing: URLError(.networkConnectionLost))
         let third = try await harness.transport.nextConnection()
         #expect(third.request.value(forHTTPHeaderField: "Last-Event-ID") == "4")
-        #expect((6.0...7.2).contains(harness.sleeper.recorded[1]), "doubles after a failure")
+        #expect((5.0...6.0).contains(harness.sleeper.recorded[1]), "capped at 5 s (plus jitter)")
         registration.remove()
     }
 
@@ -180,7 +180,7 @@ private func versionEvent(_ version: Int) -> String {
         harness.transport.enqueueStreamStatus(401)
         let inbox = ListenerInbox()
         let registration = config.addOnConfigUpdateListener(remoteConfigUpdateCompletion: inbox.listener)
-        #expect(try await inbox.next() == .failure(.server(statusCode: 401, status: nil, message: nil)))
+        #expect(try await inbox.next() == .failure(.keyRefused(statusCode: 401, message: nil)))
         #expect(!config.isListeningForUpdates)
         registration.remove()
     }

@@ -43,12 +43,13 @@ struct FakeStreamConnection: Sendable {
 
 /// An `HTTPTransport` that answers fetches from a script and hands streams to the test.
 final class FakeTransport: HTTPTransport {
-    enum Failure: Error { case offline, unscripted }
+    enum Failure: Error { case unscripted }
 
     private struct State {
-        var responses: [Result<StubResponse, Failure>] = []
+        var responses: [Result<StubResponse, any Error>] = []
         var requests: [URLRequest] = []
         var streamStatuses: [Int] = []
+        var streamFailures: [any Error] = []
     }
 
     private let state = Locked(State())
@@ -78,8 +79,19 @@ final class FakeTransport: HTTPTransport {
         }
     }
 
+    /// The next fetch fails as URLSession fails without network.
     func enqueueOffline() {
-        state.withLock { $0.responses.append(.failure(.offline)) }
+        enqueueFailure(URLError(.notConnectedToInternet))
+    }
+
+    /// The next fetch fails with `error` before any answer.
+    func enqueueFailure(_ error: any Error) {
+        state.withLock { $0.responses.append(.failure(error)) }
+    }
+
+    /// The next stream request fails before any answer (a refused connection, no network).
+    func enqueueStreamFailure(_ error: any Error) {
+        state.withLock { $0.streamFailures.append(error) }
     }
 
     func enqueueStreamStatus(_ status: Int) {
@@ -90,9 +102,9 @@ final class FakeTransport: HTTPTransport {
     var fetchCount: Int { requests.count }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let next: Result<StubResponse, Failure> = state.withLock { state in
+        let next: Result<StubResponse, any Error> = state.withLock { state in
             state.requests.append(request)
-            return state.responses.isEmpty ? .failure(.unscripted) : state.responses.removeFirst()
+            return state.responses.isEmpty ? .failure(Failure.unscripted) : state.responses.removeFirst()
         }
         fetchRequestSink.yield(request)
         let stub = try next.get()
@@ -105,6 +117,9 @@ final class FakeTransport: HTTPTransport {
     }
 
     func stream(_ request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
+        if let failure = state.withLock({ $0.streamFailures.isEmpty ? nil : $0.streamFailures.removeFirst() }) {
+            throw failure
+        }
         let status = state.withLock { $0.streamStatuses.isEmpty ? 200 : $0.streamStatuses.removeFirst() }
         let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let (terminated, terminatedSink) = AsyncStream<Void>.makeStream()

@@ -106,6 +106,57 @@ import Testing
         }
     }
 
+    @Test func anAppUpdateFromABlockedReleaseIsNotBlockedOnlineOrOffline() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await app.publish("shop-app", ForceUpdateTests.template)
+            let blocked = Self.sdk(port: app.port, key: key.secret, version: "1.1.4", directory: directory)
+            try await blocked.fetchAndActivate()
+            guard case .updateRequired = blocked.checkForUpdate() else {
+                Issue.record("1.1.4 must be blocked")
+                return
+            }
+            // The user installs 2.0.0 while the server is reachable, within the minimum fetch interval.
+            let updated = Self.sdk(port: app.port, key: key.secret, version: "2.0.0", directory: directory)
+            #expect(updated.checkForUpdate() == .updateAvailable(latest: "2.3.0", storeURL: Self.storeURL))
+            #expect(try await updated.fetchAndActivate() == .successFetchedFromRemote)
+            #expect(updated.checkForUpdate() == .updateAvailable(latest: "2.3.0", storeURL: Self.storeURL))
+        }
+        // Another device state: fetched on 1.1.4, then updated to 2.0.0 and opened offline.
+        let offlineDirectory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: offlineDirectory) }
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await app.publish("shop-app", ForceUpdateTests.template)
+            let blocked = Self.sdk(port: app.port, key: key.secret, version: "1.1.4", directory: offlineDirectory)
+            try await blocked.fetchAndActivate()
+        }
+        let offline = Self.sdk(port: 1, key: "rc_client_gone", version: "2.0.0", directory: offlineDirectory)
+        await #expect(throws: (any Error).self) { try await offline.fetchAndActivate() }
+        #expect(offline.checkForUpdate() == .updateAvailable(latest: "2.3.0", storeURL: Self.storeURL))
+    }
+
+    static let storeURL = URL(string: "https://apps.apple.com/app/id123")
+
+    @Test func aWrongKeyIsReportedAsRefused() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let wrongKey = Self.sdk(port: app.port, key: "rc_client_wrong", version: "2.0.0", directory: directory)
+            do {
+                try await wrongKey.fetch()
+                Issue.record("a wrong key must be refused")
+            } catch let error as RemoteConfigError {
+                guard case .keyRefused(401, _) = error else { throw error }
+            }
+        }
+    }
+
     @Test func theRealtimeListenerReactsToAPublishWithinASecond() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
