@@ -28,6 +28,10 @@ public final class ClientKeys: Sendable {
 
     private struct State {
         var byHash: [Data: Key] = [:]
+        /// Keys revoked while this server ran (few: revocation is rare and final).
+        var revoked: Set<String> = []
+        /// Changes whenever `byHash` loses or changes a key, which voids every connection's `Memo`.
+        var generation: UInt64 = 0
         var unknown: [Data: ContinuousClock.Instant] = [:]
         var lastRefresh: ContinuousClock.Instant?
         /// The refresh under way, which lookups of unknown secrets wait for.
@@ -53,21 +57,41 @@ public final class ClientKeys: Sendable {
 
     /// What memory says about `secret`, without waiting.
     func cached(secret: String) -> Cached {
-        cached(hash: KeySecret.hash(secret), now: .now)
+        var memo: Memo?
+        return cached(secret: secret, memo: &memo)
     }
 
-    private func cached(hash: Data, now: ContinuousClock.Instant) -> Cached {
+    /// A connection's last known key: the same secret again on that connection skips hashing it while no
+    /// key was revoked or reread since (`generation`).
+    struct Memo: Sendable {
+        let secret: String
+        let generation: UInt64
+        let key: Key
+    }
+
+    /// `cached(secret:)`, remembering a known key in `memo` for the next call with the same secret.
+    func cached(secret: String, memo: inout Memo?) -> Cached {
+        if let known = memo, known.secret == secret, state.withLockedValue({ $0.generation }) == known.generation {
+            return .known(known.key)
+        }
+        let (result, generation) = cached(hash: KeySecret.hash(secret), now: .now)
+        if case .known(let key) = result { memo = Memo(secret: secret, generation: generation, key: key) }
+        return result
+    }
+
+    /// What memory says about a secret's hash, and the generation it says it in.
+    private func cached(hash: Data, now: ContinuousClock.Instant) -> (Cached, UInt64) {
         state.withLockedValue { state in
-            if let key = state.byHash[hash] { return .known(key) }
-            if let until = state.unknown[hash], until > now { return .unknown }
-            return .notCached
+            if let key = state.byHash[hash] { return (.known(key), state.generation) }
+            if let until = state.unknown[hash], until > now { return (.unknown, state.generation) }
+            return (.notCached, state.generation)
         }
     }
 
     /// The key with this secret, or nil when there is none (or it was revoked).
     public func lookup(secret: String) async throws -> Key? {
         let hash = KeySecret.hash(secret)
-        switch cached(hash: hash, now: .now) {
+        switch cached(hash: hash, now: .now).0 {
         case .known(let key): return key
         case .unknown: return nil
         case .notCached: break
@@ -119,6 +143,8 @@ public final class ClientKeys: Sendable {
     public func revoke(id: String) {
         state.withLockedValue { state in
             state.byHash = state.byHash.filter { $0.value.id != id }
+            state.revoked.insert(id)
+            state.generation &+= 1
         }
         for observer in revokeObservers.withLockedValue({ $0 }) { observer(id) }
     }
@@ -130,13 +156,22 @@ public final class ClientKeys: Sendable {
 
     /// Replaces the whole set with the database's active keys.
     public func synchronize() async throws {
-        let active = try await keys.activeKeyHashes()
+        apply(try await keys.activeKeyHashes())
+    }
+
+    /// Installs a read of the database's active keys.
+    func apply(_ active: [(hash: Data, key: APIKey)]) {
         let activeIDs = Set(active.map(\.key.id))
         let removed = state.withLockedValue { state -> Set<String> in
             let before = Set(state.byHash.values.map(\.id))
+            // A read that started before a revocation must not bring the revoked key back: revocation is
+            // final, so keys revoked here are left out of whatever the database said.
             state.byHash = Dictionary(
-                active.map { ($0.hash, Key(id: $0.key.id, project: $0.key.project, role: $0.key.role)) },
+                active.filter { !state.revoked.contains($0.key.id) }.map {
+                    ($0.hash, Key(id: $0.key.id, project: $0.key.project, role: $0.key.role))
+                },
                 uniquingKeysWith: { first, _ in first })
+            state.generation &+= 1
             return before.subtracting(activeIDs)
         }
         // Revocations whose NOTIFY this server missed: close their streams too.

@@ -6,8 +6,9 @@ import RemoteConfigCore
 import RemoteConfigStore
 
 /// `remoteConfig:fetch` through the router. Connections normally answer it on the event loop
-/// (`FetchFastPathHandler`) before it reaches the router; this route serves what the fast path hands on
-/// (a pipelined request behind another one) and in-process tests. Both use `FetchEndpoint`.
+/// (`FetchFront`) before it reaches the router; this route serves what the front hands on (a fetch on a
+/// connection that carried another kind of request first, or in a form it leaves to NIO's parser) and
+/// in-process tests. Both use `FetchEndpoint`.
 struct FetchController {
     let endpoint: FetchEndpoint
 

@@ -31,6 +31,8 @@ struct FetchReply: Sendable {
 final class FetchEndpoint: Sendable {
     /// The route as metrics and the access log name it.
     static let route = "/v1/projects/{p}/remoteConfig:fetch"
+    /// The query parameters fetch takes.
+    static let queryParameters: Set<String> = ["key"]
 
     let published: PublishedTemplates
     let clientKeys: ClientKeys
@@ -55,13 +57,20 @@ final class FetchEndpoint: Sendable {
 
     /// The reply, when it can be given without waiting; nil when `reply(_:)` must be awaited.
     func immediateReply(_ call: FetchCall) -> FetchReply? {
-        if case .done(let reply) = firstStep(call) { return reply }
+        var memo: ClientKeys.Memo?
+        return immediateReply(call, keyMemo: &memo)
+    }
+
+    /// `immediateReply(_:)` for a connection that remembers its last key in `keyMemo`.
+    func immediateReply(_ call: FetchCall, keyMemo: inout ClientKeys.Memo?) -> FetchReply? {
+        if case .done(let reply) = firstStep(call, keyMemo: &keyMemo) { return reply }
         return nil
     }
 
     /// The reply, waiting for the database or the heavy-work threads where needed.
     func reply(_ call: FetchCall) async -> FetchReply {
-        var step = firstStep(call)
+        var memo: ClientKeys.Memo?
+        var step = firstStep(call, keyMemo: &memo)
         do {
             if case .lookUpKey(let secret) = step {
                 guard let key = try await clientKeys.lookup(secret: secret) else {
@@ -88,14 +97,14 @@ final class FetchEndpoint: Sendable {
         return reply
     }
 
-    private func firstStep(_ call: FetchCall) -> Step {
+    private func firstStep(_ call: FetchCall, keyMemo: inout ClientKeys.Memo?) -> Step {
         do {
-            try QueryParameters.check(call.query, allowed: ["key"])
+            try QueryParameters.check(call.query, allowed: Self.queryParameters)
             guard let secret = call.apiKeyHeader ?? QueryParameters.value(of: "key", in: call.query), !secret.isEmpty
             else {
                 throw APIError.unauthenticated("missing client key: send X-API-Key or ?key=")
             }
-            switch clientKeys.cached(secret: secret) {
+            switch clientKeys.cached(secret: secret, memo: &keyMemo) {
             case .known(let key): return try afterKey(key, call)
             case .unknown: throw APIError.unauthenticated("the client key is not valid or was revoked")
             case .notCached: return .lookUpKey(secret: secret)

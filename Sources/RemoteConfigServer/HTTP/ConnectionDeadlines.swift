@@ -122,8 +122,8 @@ final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
             guard let watcher = try? pipeline.handler(type: ConnectionWatcher.self) else { return }
             watcher.onInputClosed = onDeparture
             watcher.deadlines.streamStarted()
-            if let fastPath = try? pipeline.handler(type: FetchFastPathHandler.self) {
-                pipeline.removeHandler(fastPath, promise: nil)
+            if let front = try? pipeline.handler(type: FetchFront.self) {
+                pipeline.removeHandler(front, promise: nil)
             }
         }.get()
     }

@@ -27,15 +27,14 @@ struct LeanHTTP1Channel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let deadlines = ConnectionDeadlines(
                 headerTimeout: .init(headerTimeout), idleTimeout: .init(idleTimeout))
-            let fastPath = fetch.map { FetchFastPathHandler(endpoint: $0, logger: logger) }
-            let watcher = ConnectionWatcher(deadlines: deadlines) { [weak fastPath] in fastPath?.clientLeft() }
+            let front = fetch.map { FetchFront(endpoint: $0, deadlines: deadlines, logger: logger) }
+            let watcher = ConnectionWatcher(deadlines: deadlines) { [weak front] in front?.clientLeft() }
             try pipeline.addHandler(watcher, position: .first)
-            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            let lifecycle = RequestLifecycleWatcher(deadlines: deadlines)
-            try pipeline.addHandler(lifecycle, position: .after(codec))
-            if let fastPath {
-                try pipeline.addHandler(fastPath, position: .after(lifecycle))
+            if let front {
+                try pipeline.addHandler(front, position: .after(watcher))
             }
+            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+            try pipeline.addHandler(RequestLifecycleWatcher(deadlines: deadlines), position: .after(codec))
             return value
         }
     }

@@ -1,0 +1,243 @@
+import HTTPTypes
+import Logging
+import NIOCore
+
+/// Answers `remoteConfig:fetch` straight from the connection's bytes, ahead of NIO's HTTP/1 pipeline,
+/// Hummingbird's request task, router and middleware: a fetch costs reading its head, an evaluation of the
+/// template's conditions and one write of remembered bytes.
+///
+/// It takes only plain fetches (`FetchRequestHead`); the first request that is anything else, and every
+/// byte after it, goes to NIO's HTTP parser and the router untouched, so that one pipeline sees a
+/// connection's requests from there on and answers stay in order. The answer is `FetchEndpoint`'s, as
+/// through the router; this handler adds what the router's middleware adds elsewhere (the request id,
+/// metrics, the access log) and keeps the connection's deadlines. A fetch that must wait (a key this
+/// server has not seen, a template at the limits) is answered from a task, and bytes that arrive meanwhile
+/// wait for it.
+final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = ByteBuffer
+
+    private enum Mode {
+        /// Reading fetches; `buffer` holds the start of the next one.
+        case reading
+        /// A fetch answered from a task; bytes wait in `buffer`.
+        case answering
+        /// Everything goes to NIO's HTTP pipeline from now on.
+        case passthrough
+        /// Answered `Connection: close`: whatever else arrives is dropped.
+        case closing
+    }
+
+    private let endpoint: FetchEndpoint
+    private let deadlines: ConnectionDeadlines
+    private let logger: Logger
+    private var mode = Mode.reading
+    private var buffer = ByteBuffer()
+    /// Whether the head of the request in `buffer` has been seen (its header timeout is over).
+    private var headSeen = false
+    private var quiesceHeld = false
+    private var removed = false
+    /// The task answering a fetch that had to wait; cancelled when the client hangs up.
+    private var answering: Task<Void, Never>?
+    /// A read the channel asked for while reading was held back.
+    private var readPending = false
+    /// The client key of this connection's last fetch (an app sends the same one every time).
+    private var keyMemo: ClientKeys.Memo?
+
+    init(endpoint: FetchEndpoint, deadlines: ConnectionDeadlines, logger: Logger) {
+        self.endpoint = endpoint
+        self.deadlines = deadlines
+        self.logger = logger
+    }
+
+    /// The client closed its side: a fetch still waiting for its answer is for a client that left, and
+    /// work not started for it is skipped (`ConnectionWatcher` sees this first, see there).
+    func clientLeft() {
+        if mode == .answering { answering?.cancel() }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
+        answering?.cancel()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        answering?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch mode {
+        case .passthrough:
+            context.fireChannelRead(data)
+        case .closing:
+            break
+        case .answering:
+            var bytes = unwrapInboundIn(data)
+            buffer.writeBuffer(&bytes)
+        case .reading:
+            var bytes = unwrapInboundIn(data)
+            if buffer.readableBytes == 0 {
+                buffer = bytes
+            } else {
+                buffer.writeBuffer(&bytes)
+            }
+            process(context: context)
+        }
+    }
+
+    /// Reading stops while an answer waits for a task or for a client that does not read its answers:
+    /// a client that sends fetch after fetch and never reads must not make the server buffer answers
+    /// without end (NIO's pipeline behind us does the same for what it handles).
+    func read(context: ChannelHandlerContext) {
+        if holdsReads(context) {
+            readPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if mode == .reading, context.channel.isWritable { process(context: context) }
+        resumeReading(context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func holdsReads(_ context: ChannelHandlerContext) -> Bool {
+        switch mode {
+        case .passthrough, .closing: return false
+        case .answering: return true
+        case .reading:
+            return !context.channel.isWritable
+                || buffer.readableBytes > FetchRequestHead.maximumHeadLength + FetchRequestHead.maximumBodyLength
+        }
+    }
+
+    private func resumeReading(_ context: ChannelHandlerContext) {
+        if readPending, !holdsReads(context) {
+            readPending = false
+            context.read()
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Server shutdown: NIO's pipeline behind us closes a connection it sees as idle, and it does not see
+        // our fetches, so hold the event until the fetch in progress is answered.
+        if event is ChannelShouldQuiesceEvent, mode == .answering || (mode == .reading && buffer.readableBytes > 0) {
+            quiesceHeld = true
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Answers every complete fetch in `buffer`, or hands the bytes on at the first request that is not one.
+    private func process(context: ChannelHandlerContext) {
+        defer { resumeReading(context) }
+        // An answer is written only while the client takes them in; the rest wait in `buffer`.
+        while mode == .reading, !removed, buffer.readableBytes > 0, context.channel.isWritable {
+            switch FetchRequestHead.parse(buffer.readableBytesView) {
+            case .needMore:
+                return
+            case .notFetch:
+                mode = .passthrough
+                let rest = buffer
+                buffer = ByteBuffer()
+                context.fireChannelRead(wrapInboundOut(rest))
+                return
+            case .fetch(let head):
+                if !headSeen {
+                    headSeen = true
+                    deadlines.headReceived()
+                }
+                guard buffer.readableBytes >= head.headLength + head.contentLength else { return }
+                buffer.moveReaderIndex(forwardBy: head.headLength)
+                let body = buffer.readSlice(length: head.contentLength) ?? ByteBuffer()
+                if buffer.readableBytes == 0 { buffer.clear() }
+                headSeen = false
+                answer(head, body: body, context: context)
+            }
+        }
+        if mode == .reading, buffer.readableBytes == 0, quiesceHeld {
+            quiesceHeld = false
+            context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+    }
+
+    private func answer(_ head: FetchRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
+        let start = ContinuousClock.now
+        let call = FetchCall(
+            project: Substring(head.project), apiKeyHeader: head.apiKey, query: head.query.map { Substring($0) },
+            ifNoneMatch: head.ifNoneMatch, body: body)
+        if let reply = endpoint.immediateReply(call, keyMemo: &keyMemo) {
+            finish(head, start: start, reply: reply, context: context)
+            return
+        }
+        mode = .answering
+        let endpoint = self.endpoint
+        let eventLoop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
+        answering = Task {
+            let reply = await endpoint.reply(call)
+            eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.answering = nil
+                handler.mode = .reading
+                handler.finish(head, start: start, reply: reply, context: context)
+                handler.process(context: context)
+                // Bytes handed on here, outside a read, reach Hummingbird's request stream only with a
+                // read-complete after them (it delivers reads in batches): without it they would wait for
+                // the client's next bytes, which may never come.
+                if handler.mode == .passthrough { context.fireChannelReadComplete() }
+            }
+        }
+    }
+
+    private func finish(
+        _ head: FetchRequestHead, start: ContinuousClock.Instant, reply: FetchReply, context: ChannelHandlerContext
+    ) {
+        let requestID = RequestID.make(incoming: head.requestID)
+        let status = Int(reply.status.code)
+        let duration = ContinuousClock.now - start
+        endpoint.metrics.request(route: FetchEndpoint.route, method: "POST", status: status, duration: duration)
+        if logger.logLevel <= .info {
+            var logger = self.logger
+            logger[metadataKey: "hb.request.id"] = .string(requestID)
+            let milliseconds =
+                Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+            logger.info(
+                "POST /v1/projects/\(head.project)/remoteConfig:fetch \(status)",
+                metadata: ["duration_ms": "\(milliseconds)"])
+        }
+        deadlines.responseEnded(context.channel)
+        guard !removed, context.channel.isActive else { return }
+        if status == 499 {
+            context.close(promise: nil)
+            return
+        }
+        let close = head.close || reply.headers[.connection] == "close"
+        var out = context.channel.allocator.buffer(capacity: 320)
+        out.writeString("HTTP/1.1 \(status) \(reply.status.reasonPhrase)\r\n")
+        for field in reply.headers where field.name != .connection {
+            out.writeString("\(field.name.rawName): \(field.value)\r\n")
+        }
+        out.writeString("X-Request-Id: \(requestID)\r\n")
+        if close { out.writeString("Connection: close\r\n") }
+        let body = reply.status == .notModified ? nil : reply.body
+        if reply.status != .notModified { out.writeString("Content-Length: \(body?.readableBytes ?? 0)\r\n") }
+        out.writeString("\r\n")
+        if let body, body.readableBytes > 0 {
+            context.write(wrapOutboundOut(out), promise: nil)
+            out = body
+        }
+        if close {
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }
+            mode = .closing
+            buffer = ByteBuffer()
+        } else {
+            context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+        }
+    }
+}

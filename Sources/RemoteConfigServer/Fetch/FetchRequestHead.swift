@@ -1,0 +1,254 @@
+/// The head of a `POST /v1/projects/{p}/remoteConfig:fetch` request, read straight from the connection's
+/// bytes by `FetchFront`.
+///
+/// Deliberately narrow: it accepts only the plain form SDKs send (HTTP/1.1, `Content-Length` or no body,
+/// well-formed header lines) and says `notFetch` for anything else, which then goes to NIO's full HTTP
+/// parser untouched. So this parser never has to get an unusual request right, only to recognise a usual
+/// one; every ambiguity that request smuggling feeds on (`Transfer-Encoding`, a repeated
+/// `Content-Length`, folded lines, bare line feeds, control characters) is a `notFetch`.
+struct FetchRequestHead: Sendable, Equatable {
+    /// The `{p}` of the path.
+    var project: String
+    /// The query string without `?`, if any.
+    var query: String?
+    var apiKey: String?
+    var ifNoneMatch: String?
+    var requestID: String?
+    /// Bytes of body after the head.
+    var contentLength: Int
+    /// `Connection: close`.
+    var close: Bool
+    /// Bytes of the head, its final empty line included.
+    var headLength: Int
+
+    /// What the bytes at the start of a connection's buffer are.
+    enum Parse: Equatable {
+        /// Not enough bytes yet to tell.
+        case needMore
+        /// Anything but a plain fetch: NIO's HTTP parser takes it from here.
+        case notFetch
+        case fetch(FetchRequestHead)
+    }
+
+    /// A head longer than this is not a plain fetch.
+    static let maximumHeadLength = 8192
+    /// A body longer than this is not a plain fetch (the router answers 413).
+    static let maximumBodyLength = 1 << 20
+
+    private static let prefix = Array("POST /v1/projects/".utf8)
+    private static let suffix = Array("/remoteConfig:fetch".utf8)
+
+    /// Reads the head at the start of `bytes`.
+    static func parse(_ bytes: some Collection<UInt8>) -> Parse {
+        var reader = Reader(Array(bytes.prefix(maximumHeadLength + 1)))
+        // Decide as early as possible that this is not a fetch: most such connections send `GET …`.
+        for (index, byte) in prefix.enumerated() {
+            guard let actual = reader.peek(index) else { return .needMore }
+            if actual != byte { return .notFetch }
+        }
+        guard let end = reader.headEnd() else {
+            return reader.count > maximumHeadLength ? .notFetch : .needMore
+        }
+        guard let head = reader.head(end: end) else { return .notFetch }
+        return .fetch(head)
+    }
+
+    /// Byte-level reading of one head.
+    private struct Reader {
+        let bytes: [UInt8]
+        var count: Int { bytes.count }
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        func peek(_ index: Int) -> UInt8? {
+            index < bytes.count ? bytes[index] : nil
+        }
+
+        /// The index just past the head's final CRLF CRLF, if it is all there.
+        func headEnd() -> Int? {
+            guard bytes.count >= 4 else { return nil }
+            var index = 3
+            while index < bytes.count {
+                if bytes[index] == 0x0A, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D {
+                    return index + 1
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        /// The head in `bytes[..<end]`, or nil when it is anything but a plain fetch.
+        func head(end: Int) -> FetchRequestHead? {
+            var head: FetchRequestHead?
+            var seen = Field.Set()
+            var start = 0
+            var index = 0
+            // Lines end in CRLF; a bare LF or CR anywhere is refused. The last line is the empty one.
+            while index < end - 2 {
+                let byte = bytes[index]
+                if byte == 0x0A { return nil }
+                guard byte == 0x0D else {
+                    index += 1
+                    continue
+                }
+                guard bytes[index + 1] == 0x0A else { return nil }
+                let line = bytes[start..<index]
+                index += 2
+                start = index
+                guard var current = head else {
+                    guard let first = Self.requestLine(line) else { return nil }
+                    head = first
+                    continue
+                }
+                guard Self.apply(line, to: &current, seen: &seen) else { return nil }
+                head = current
+            }
+            guard var head, seen.contains(.host) else { return nil }
+            head.headLength = end
+            return head
+        }
+
+        /// The fields a fetch reads, and those that make a request more than a plain fetch.
+        private enum Field: UInt16 {
+            case contentLength = 1
+            case apiKey = 2
+            case ifNoneMatch = 4
+            case requestID = 8
+            case connection = 16
+            case host = 32
+            case refused = 0
+
+            struct Set {
+                var bits: UInt16 = 0
+                func contains(_ field: Field) -> Bool { bits & field.rawValue != 0 }
+                /// false when it was there already.
+                mutating func insert(_ field: Field) -> Bool {
+                    defer { bits |= field.rawValue }
+                    return !contains(field)
+                }
+            }
+
+            /// nil for a field a fetch ignores.
+            /// Whether `bytes` is `lowercase`, ignoring ASCII case.
+            static func equalsLowercase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+                guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+                return lowercase.withUTF8Buffer { expected in
+                    var index = 0
+                    for byte in bytes {
+                        let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                        guard folded == expected[index] else { return false }
+                        index += 1
+                    }
+                    return true
+                }
+            }
+
+            init?(name: ArraySlice<UInt8>) {
+                func named(_ lowercase: StaticString) -> Bool { Self.equalsLowercase(name, lowercase) }
+                switch name.count {
+                case 4 where named("host"): self = .host
+                case 6 where named("expect"): self = .refused
+                case 7 where named("upgrade"): self = .refused
+                case 9 where named("x-api-key"): self = .apiKey
+                case 10 where named("connection"): self = .connection
+                case 12 where named("x-request-id"): self = .requestID
+                case 13 where named("if-none-match"): self = .ifNoneMatch
+                case 14 where named("content-length"): self = .contentLength
+                case 16 where named("content-encoding"): self = .refused
+                case 17 where named("transfer-encoding"): self = .refused
+                default: return nil
+                }
+            }
+        }
+
+        /// Reads one header line into `head`; false when the request is not a plain fetch.
+        private static func apply(_ line: ArraySlice<UInt8>, to head: inout FetchRequestHead, seen: inout Field.Set)
+            -> Bool
+        {
+            guard let (name, value) = field(line) else { return false }
+            guard let known = Field(name: name) else { return true }
+            // Once each: a repeated one is for the full parser to judge.
+            guard known != .refused, seen.insert(known) else { return false }
+            switch known {
+            case .contentLength:
+                guard !value.isEmpty, value.count <= 8, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    return false
+                }
+                let length = value.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                guard length <= FetchRequestHead.maximumBodyLength else { return false }
+                head.contentLength = length
+            case .apiKey: head.apiKey = String(decoding: value, as: UTF8.self)
+            case .ifNoneMatch: head.ifNoneMatch = String(decoding: value, as: UTF8.self)
+            case .requestID: head.requestID = String(decoding: value, as: UTF8.self)
+            case .connection:
+                for token in value.split(separator: UInt8(ascii: ",")) {
+                    var token = token
+                    while let first = token.first, first == 0x20 || first == 0x09 { token = token.dropFirst() }
+                    while let last = token.last, last == 0x20 || last == 0x09 { token = token.dropLast() }
+                    if Field.equalsLowercase(token, "close") {
+                        head.close = true
+                    } else if !Field.equalsLowercase(token, "keep-alive") {
+                        return false
+                    }
+                }
+            case .host, .refused:
+                break
+            }
+            return true
+        }
+
+        /// `POST /v1/projects/{p}/remoteConfig:fetch[?query] HTTP/1.1`, with a project id of `a-z 0-9 -`
+        /// and a query of visible ASCII.
+        private static func requestLine(_ line: ArraySlice<UInt8>) -> FetchRequestHead? {
+            // `parse` has checked the method and the start of the path; the version ends the line.
+            let version = " HTTP/1.1".utf8
+            guard line.count > version.count, line.suffix(version.count).elementsEqual(version),
+                let space = line.firstIndex(of: 0x20)
+            else { return nil }
+            let target = line[(space + 1)..<(line.endIndex - version.count)]
+            guard !target.contains(0x20) else { return nil }
+            guard target.starts(with: "/v1/projects/".utf8) else { return nil }
+            let rest = target.dropFirst("/v1/projects/".utf8.count)
+            let project = rest.prefix { $0 != UInt8(ascii: "/") }
+            guard !project.isEmpty, project.count <= 63,
+                project.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
+            else { return nil }
+            let tail = rest.dropFirst(project.count)
+            guard tail.starts(with: FetchRequestHead.suffix) else { return nil }
+            let after = tail.dropFirst(FetchRequestHead.suffix.count)
+            var query: String?
+            if let mark = after.first {
+                guard mark == UInt8(ascii: "?"), after.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+                query = String(decoding: after.dropFirst(), as: UTF8.self)
+            }
+            return FetchRequestHead(
+                project: String(decoding: project, as: UTF8.self), query: query, apiKey: nil, ifNoneMatch: nil,
+                requestID: nil, contentLength: 0, close: false, headLength: 0)
+        }
+
+        /// `name: value` with a token name and a value of visible ASCII, spaces and tabs, surrounding white
+        /// space removed.
+        private static func field(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UInt8>)? {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
+            let name = line[..<colon]
+            guard name.allSatisfy(isTokenCharacter) else { return nil }
+            var value = line[(colon + 1)...]
+            guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 < 0x7F) }) else { return nil }
+            while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+            while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+            return (name, value)
+        }
+
+        /// RFC 9110 `tchar`.
+        private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+            // ! # $ % & ' * + - . ^ _ ` | ~
+            case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
+            default: return false
+            }
+        }
+    }
+}
