@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     public var headerTimeout: Duration = .seconds(30)
     /// A keep-alive connection with no request in flight is closed after this (open streams are not idle).
     public var idleTimeout: Duration = .seconds(75)
+    /// Streams this server holds at most; a stream request beyond them answers 503 with `Retry-After`.
+    /// nil: 90% of the connections the process can hold (`ConnectionCapacity`).
+    public var maxStreams: Int?
 
     public init() {}
 
@@ -43,6 +46,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard headerTimeout > .zero else { throw Invalid("--header-timeout / RC_HEADER_TIMEOUT: must be positive") }
         guard idleTimeout > .zero else { throw Invalid("--idle-timeout / RC_IDLE_TIMEOUT: must be positive") }
+        if let maxStreams, maxStreams < 1 {
+            throw Invalid("--max-streams / RC_MAX_STREAMS: \(maxStreams) is not a positive number of streams")
+        }
         try Self.checkWritable(dataDirectory, needed: databaseURL == nil)
     }
 

@@ -36,6 +36,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a keep-alive connection may stay idle between requests (RC_IDLE_TIMEOUT; default 75).")
     var idleTimeout: String?
 
+    @Option(
+        help: "Streams held at most, 503 beyond (RC_MAX_STREAMS; default 90% of the connections the process can hold).")
+    var maxStreams: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         do {
@@ -50,6 +54,11 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "remote-config")
+        let openFiles = ConnectionCapacity.raiseOpenFilesLimit()
+        let connections = ConnectionCapacity.connections(openFiles: openFiles)
+        let streams = configuration.maxStreams ?? ConnectionCapacity.defaultMaxStreams(openFiles: openFiles)
+        logger.info(
+            "open-files limit \(openFiles): room for about \(connections) connections, at most \(streams) streams")
 
         var embedded: EmbeddedPostgres?
         let databaseURL: String
@@ -128,6 +137,13 @@ struct Serve: AsyncParsableCommand {
         }
         if let text = idleTimeout ?? environment["RC_IDLE_TIMEOUT"], !text.isEmpty {
             configuration.idleTimeout = try seconds(text, setting: "--idle-timeout / RC_IDLE_TIMEOUT")
+        }
+        if let text = maxStreams ?? environment["RC_MAX_STREAMS"], !text.isEmpty {
+            guard let count = Int(text), count > 0 else {
+                throw ServerConfiguration.Invalid(
+                    "--max-streams / RC_MAX_STREAMS: '\(text)' is not a positive whole number")
+            }
+            configuration.maxStreams = count
         }
         return configuration
     }

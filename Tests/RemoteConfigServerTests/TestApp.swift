@@ -41,7 +41,7 @@ struct TestApp {
         configure(&configuration)
         let environment = AppEnvironment(
             database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
-            fetchRateLimit: configuration.fetchRateLimit)
+            fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max)
         let app = buildApplication(
             configuration: configuration, environment: environment, logger: logger, routes: routes)
         return try await app.test(live ? .live : .router) { client in

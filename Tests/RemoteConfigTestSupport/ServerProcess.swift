@@ -41,11 +41,14 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts `remote-config` with `arguments`; `environment` is added to a copy of ours without `RC_*`.
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// With `openFiles` (soft, hard) it runs under `prlimit --nofile=soft:hard` (util-linux).
+    public init(_ arguments: [String], environment: [String: String] = [:], openFiles: (Int, Int)? = nil) throws {
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RC_") && $0.key != "DATABASE_URL" }
         merged.merge(environment) { $1 }
         outputPath = NSTemporaryDirectory() + "rc-server-\(UUID().uuidString).log"
-        pid = try ProcessRunner.spawn([Self.executable] + arguments, outputPath: outputPath, environment: merged)
+        let limit = openFiles.map { ["/usr/bin/prlimit", "--nofile=\($0.0):\($0.1)", "--"] } ?? []
+        pid = try ProcessRunner.spawn(
+            limit + [Self.executable] + arguments, outputPath: outputPath, environment: merged)
     }
 
     deinit {

@@ -21,38 +21,49 @@ public final class StreamHub: Sendable {
         let abort: @Sendable () -> Void
     }
 
-    private let subscribers = NIOLockedValueBox<[String: [UInt64: Subscriber]]>([:])
-    private let nextID = NIOLockedValueBox<UInt64>(0)
+    private struct State {
+        var byProject: [String: [UInt64: Subscriber]] = [:]
+        var count = 0
+        var nextID: UInt64 = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+    /// Streams held at most; `subscribe` refuses more.
+    let maxStreams: Int
     /// How many events may wait for one subscriber before it is dropped.
     let queueLimit: Int
     /// How often a comment line keeps idle streams (and the proxies in front of them) open.
     let keepAliveInterval: Duration
 
-    public init(queueLimit: Int = 8, keepAliveInterval: Duration = .seconds(15)) {
+    public init(queueLimit: Int = 8, keepAliveInterval: Duration = .seconds(15), maxStreams: Int = .max) {
         self.queueLimit = queueLimit
         self.keepAliveInterval = keepAliveInterval
+        self.maxStreams = maxStreams
     }
 
     /// Adds a subscriber; the stream ends when it is dropped, its key revoked or the server stops.
-    /// `abort` closes its connection when it is dropped (it stalled, or its client left).
+    /// `abort` closes its connection when it is dropped (it stalled, or its client left). nil when the
+    /// server already holds `maxStreams` streams.
     func subscribe(
         project: String, keyId: String, abort: @escaping @Sendable () -> Void = {}
-    ) -> (id: UInt64, events: AsyncStream<Event>) {
-        let id = nextID.withLockedValue { value -> UInt64 in
-            value += 1
-            return value
-        }
+    ) -> (id: UInt64, events: AsyncStream<Event>)? {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
-        subscribers.withLockedValue {
-            $0[project, default: [:]][id] = Subscriber(keyId: keyId, continuation: continuation, abort: abort)
+        let subscriber = Subscriber(keyId: keyId, continuation: continuation, abort: abort)
+        let id = state.withLockedValue { state -> UInt64? in
+            guard state.count < maxStreams else { return nil }
+            state.nextID += 1
+            state.byProject[project, default: [:]][state.nextID] = subscriber
+            state.count += 1
+            return state.nextID
         }
+        guard let id else { return nil }
         continuation.onTermination = { [weak self] _ in self?.remove(project: project, id: id) }
         return (id, stream)
     }
 
     /// Ends subscriber `id` of `project` and aborts its connection: its client left or stopped reading.
     func drop(project: String, id: UInt64) {
-        guard let subscriber = subscribers.withLockedValue({ $0[project]?[id] }) else { return }
+        guard let subscriber = state.withLockedValue({ $0.byProject[project]?[id] }) else { return }
         drop(subscriber)
     }
 
@@ -62,34 +73,36 @@ public final class StreamHub: Sendable {
     }
 
     private func remove(project: String, id: UInt64) {
-        subscribers.withLockedValue { all in
-            all[project]?[id] = nil
-            if all[project]?.isEmpty == true { all[project] = nil }
+        state.withLockedValue { state in
+            guard state.byProject[project]?.removeValue(forKey: id) != nil else { return }
+            state.count -= 1
+            if state.byProject[project]?.isEmpty == true { state.byProject[project] = nil }
         }
     }
 
     /// Tells every subscriber of `project` about `version`.
     public func publish(project: String, version: Int64) {
-        let targets = subscribers.withLockedValue { Array(($0[project] ?? [:]).values) }
+        let targets = state.withLockedValue { Array(($0.byProject[project] ?? [:]).values) }
         for subscriber in targets { send(.version(version), to: subscriber) }
     }
 
     /// Closes every stream opened with key `keyId`.
     public func closeStreams(ofKey keyId: String) {
-        let targets = subscribers.withLockedValue { all in all.values.flatMap { $0.values.filter { $0.keyId == keyId } }
+        let targets = state.withLockedValue { state in
+            state.byProject.values.flatMap { $0.values.filter { $0.keyId == keyId } }
         }
         for subscriber in targets { subscriber.continuation.finish() }
     }
 
     /// Closes every stream (shutdown).
     public func closeAll() {
-        let targets = subscribers.withLockedValue { all in all.values.flatMap(\.values) }
+        let targets = state.withLockedValue { $0.byProject.values.flatMap(\.values) }
         for subscriber in targets { subscriber.continuation.finish() }
     }
 
     /// How many streams are open.
     public var count: Int {
-        subscribers.withLockedValue { all in all.values.reduce(0) { $0 + $1.count } }
+        state.withLockedValue { $0.count }
     }
 
     private func send(_ event: Event, to subscriber: Subscriber) {
@@ -102,7 +115,7 @@ public final class StreamHub: Sendable {
 
     /// Sends a keep-alive to every stream.
     func keepAlive() {
-        let targets = subscribers.withLockedValue { all in all.values.flatMap(\.values) }
+        let targets = state.withLockedValue { $0.byProject.values.flatMap(\.values) }
         for subscriber in targets { send(.keepAlive, to: subscriber) }
     }
 }

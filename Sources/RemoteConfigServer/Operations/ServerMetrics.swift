@@ -13,6 +13,7 @@ public final class ServerMetrics: Sendable {
     private let notModified: Counter
     private let cacheReloads: Counter
     private let databaseErrors: Counter
+    private let refusedStreams: Counter
 
     static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "rc", metricName: metric, unitName: unit, helpText: help)
@@ -37,6 +38,9 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name("cache_reloads", "total", "Published templates compiled into the fetch cache"))
         databaseErrors = registry.makeCounter(
             descriptor: Self.name("database_errors", "total", "Requests that failed because the database was down"))
+        refusedStreams = registry.makeCounter(
+            descriptor: Self.name(
+                "streams_refused", "total", "Stream requests refused because the server held its maximum"))
     }
 
     /// The labelled series already made: the registry builds label strings and takes its lock on every
@@ -89,6 +93,7 @@ public final class ServerMetrics: Sendable {
     }
 
     func cacheReload() { cacheReloads.increment() }
+    func streamRefused() { refusedStreams.increment() }
     func databaseError() { databaseErrors.increment() }
 
     /// The Prometheus text exposition, with gauges read now.

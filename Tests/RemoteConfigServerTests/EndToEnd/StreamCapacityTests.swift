@@ -1,0 +1,104 @@
+import Foundation
+import RemoteConfigTestSupport
+import Testing
+
+/// At its connection limit the server refuses further streams at once with 503 and `Retry-After`, and
+/// keeps serving what it holds: publishes, notifications and fetches keep their speed.
+@Suite struct StreamCapacityTests {
+    static let token = "rc_admin_capacityTestToken000000000000000"
+    static let admin = ["Authorization": "Bearer \(token)"]
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    func streamsPastTheCapAreRefusedAtOnceAndTheRestKeepTheirSpeed() async throws {
+        let url = ServeCommandTests.urlText(try await TestCluster.shared.makeDatabase())
+        // Soft limit 128, hard 160: the server raises the soft limit to 160, keeps 64 descriptors for
+        // itself, and caps streams at 90% of the 96 connections left: 86.
+        let server = try ServerProcess(
+            ["serve", "--port", "0", "--database-url", url],
+            environment: ["RC_ADMIN_TOKEN": Self.token, "RC_LOG_LEVEL": "info"], openFiles: (128, 160))
+        defer { server.signal(SIGKILL) }
+        let port = try await server.waitUntilListening()
+        #expect(server.output.contains("open-files limit 160: room for about 96 connections, at most 86 streams"))
+        let base = "http://127.0.0.1:\(port)"
+        _ = try await HTTP.request(
+            "POST", base + "/v1/projects", headers: Self.admin, body: HTTP.json(["projectId": "cap-app"]))
+        let key = try #require(
+            try await HTTP.request(
+                "POST", base + "/v1/apiKeys", headers: Self.admin,
+                body: HTTP.json(["role": "client", "project": "cap-app", "displayName": "app"])
+            ).json["key"] as? String)
+
+        var open: [SSEClient] = []
+        var refused = 0
+        var slowestRefusal = Duration.zero
+        for _ in 0..<120 {
+            let start = ContinuousClock.now
+            let stream = try SSEClient(
+                port: port, path: "/v1/projects/cap-app/remoteConfig:stream", headers: ["X-API-Key": key])
+            let head: String
+            do {
+                head = try await stream.head(timeout: .seconds(15))
+            } catch {
+                Issue.record("stream \(open.count + refused + 1) got no answer; the server said:\n\(server.output)")
+                throw error
+            }
+            if head.hasPrefix("HTTP/1.1 200") {
+                open.append(stream)
+            } else {
+                #expect(head.hasPrefix("HTTP/1.1 503"), "\(head)")
+                #expect(head.lowercased().contains("retry-after: 10"))
+                slowestRefusal = max(slowestRefusal, ContinuousClock.now - start)
+                refused += 1
+                stream.close()
+            }
+        }
+        #expect(open.count == 86)
+        #expect(refused == 34)
+        #expect(slowestRefusal < .seconds(1), "a refusal took \(slowestRefusal)")
+
+        // What the server holds keeps its speed: publishes acknowledged and every stream told at once.
+        var fastestPublish = Duration.seconds(60)
+        for version in 1...3 {
+            let start = ContinuousClock.now
+            let publish = try await HTTP.request(
+                "PUT", base + "/v1/projects/cap-app/remoteConfig",
+                headers: Self.admin.merging(["If-Match": "*"]) { $1 },
+                body: HTTP.json(["parameters": ["p": ["defaultValue": ["value": "\(version)"]]]]))
+            #expect(publish.status == 200)
+            fastestPublish = min(fastestPublish, ContinuousClock.now - start)
+            for stream in open {
+                var notified = false
+                while let event = try await stream.next(timeout: .seconds(1)) {
+                    if event.id == "\(version)" {
+                        notified = true
+                        break
+                    }
+                }
+                #expect(notified, "a held stream was not told about version \(version) within 1 s")
+            }
+        }
+        #expect(fastestPublish < .milliseconds(200), "the fastest of 3 publishes took \(fastestPublish)")
+        let fetch = try await HTTP.request(
+            "POST", base + "/v1/projects/cap-app/remoteConfig:fetch", headers: ["X-API-Key": key],
+            body: HTTP.json(["appInstanceId": "probe"]))
+        #expect(fetch.status == 200)
+        let metrics = String(decoding: try await HTTP.request("GET", base + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("rc_streams_refused_total 34"))
+
+        // A stream that leaves makes room for one more.
+        open.removeLast().close()
+        try await Task.sleep(for: .milliseconds(300))
+        let again = try SSEClient(
+            port: port, path: "/v1/projects/cap-app/remoteConfig:stream", headers: ["X-API-Key": key])
+        #expect(try await again.head().hasPrefix("HTTP/1.1 200"))
+    }
+
+    @Test func aCapThatIsNotAPositiveNumberStopsStartUp() async throws {
+        for bad in ["0", "-5", "many"] {
+            let server = try ServerProcess(["serve", "--port", "0", "--max-streams=\(bad)"])
+            let status = try await server.waitForExit(timeout: .seconds(30))
+            #expect(status != 0)
+            #expect(server.output.contains("--max-streams / RC_MAX_STREAMS"), "\(server.output)")
+        }
+    }
+}
