@@ -67,6 +67,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // Only to recognise a client that hangs up mid-body (`HTTPParserError.invalidEOFState`).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // The fetch fast path and connection timeouts work on HTTP parts in the channel pipeline.
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),

@@ -27,7 +27,7 @@ public struct AppEnvironment: Sendable {
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
-        fetchRateLimit: Double? = nil
+        fetchRateLimit: Double? = nil, maxStreams: Int = .max
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.database = database
@@ -37,7 +37,7 @@ public struct AppEnvironment: Sendable {
         self.drafts = DraftStore(database: database)
         self.published = PublishedTemplates(templates: templates, logger: logger)
         self.clientKeys = ClientKeys(keys: keys)
-        let streams = StreamHub(keepAliveInterval: streamKeepAliveInterval)
+        let streams = StreamHub(keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams)
         self.streams = streams
         let metrics = ServerMetrics()
         self.metrics = metrics
@@ -70,12 +70,18 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     OpsController(environment: environment).addRoutes(to: routes)
     ProjectsController(environment: environment, auth: auth).addRoutes(to: routes)
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
-    FetchController(endpoint: environment.fetch).addRoutes(to: routes)
-    StreamController(published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams)
-        .addRoutes(to: routes)
+    // Client routes take their key as `?key=` too.
+    let clientRoutes = routes.accepting(["key"])
+    FetchController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
+    StreamController(
+        published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams,
+        metrics: environment.metrics
+    )
+    .addRoutes(to: clientRoutes)
     let templates = TemplatesController(environment: environment, auth: auth)
     templates.addRoutes(to: routes)
     DraftsController(environment: environment, templatesController: templates).addRoutes(to: routes)
+    AuditLogController(environment: environment, auth: auth, templates: templates).addRoutes(to: routes)
     return router
 }
 
@@ -87,7 +93,9 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let environment = AppEnvironment(
         database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
-        fetchRateLimit: configuration.fetchRateLimit)
+        fetchRateLimit: configuration.fetchRateLimit,
+        maxStreams: configuration.maxStreams
+            ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit))
     return buildApplication(
         configuration: configuration, environment: environment, logger: logger, routes: routes,
         onServerRunning: onServerRunning)

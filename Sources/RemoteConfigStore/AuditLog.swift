@@ -2,11 +2,27 @@ import Foundation
 import Logging
 import PostgresNIO
 
+/// Who made a change: the acting key's id and its display name at the time.
+public struct AuditActor: Sendable, Equatable {
+    /// The key's id (`<id>` of `apiKeys/<id>`); nil for the server's own changes.
+    public let keyId: String?
+    public let displayName: String
+
+    public init(keyId: String?, displayName: String) {
+        self.keyId = keyId
+        self.displayName = displayName
+    }
+}
+
 /// One recorded change.
 public struct AuditEvent: Sendable, Equatable {
     public let id: Int64
     public let time: Date
+    /// The project changed; nil for changes of no single project (a key for all projects).
+    public let project: String?
     public let actor: String
+    /// `apiKeys/<id>` of the acting key; nil for events recorded before keys were recorded.
+    public let actorKey: String?
     public let action: String
     /// The event's details as JSON text.
     public let detailJSON: String
@@ -14,20 +30,36 @@ public struct AuditEvent: Sendable, Equatable {
 
 /// The append-only record of who changed what, written in the same transaction as the change.
 public enum AuditLog {
-    /// Events of `project`, newest first, with ids below `before` (the page token).
-    public static func list(_ project: String, before: Int64?, limit: Int, database: Database) async throws
+    /// Events of `project` (of every project and of none when nil), newest first, with ids below `before`
+    /// (the page token).
+    public static func list(_ project: String?, before: Int64?, limit: Int, database: Database) async throws
         -> [AuditEvent]
     {
         try await database.run { client in
-            let rows = try await client.query(
-                """
-                SELECT event_id, time, actor, action, detail::text FROM audit_events
-                WHERE project_id = \(project) AND event_id < \(before ?? Int64.max)
-                ORDER BY event_id DESC LIMIT \(limit)
-                """)
+            let columns = "event_id, time, project_id, actor, actor_key, action, detail::text"
+            let rows =
+                if let project {
+                    try await client.query(
+                        """
+                        SELECT \(unescaped: columns) FROM audit_events
+                        WHERE project_id = \(project) AND event_id < \(before ?? Int64.max)
+                        ORDER BY event_id DESC LIMIT \(limit)
+                        """)
+                } else {
+                    try await client.query(
+                        """
+                        SELECT \(unescaped: columns) FROM audit_events WHERE event_id < \(before ?? Int64.max)
+                        ORDER BY event_id DESC LIMIT \(limit)
+                        """)
+                }
             var events: [AuditEvent] = []
-            for try await (id, time, actor, action, detail) in rows.decode((Int64, Date, String, String, String).self) {
-                events.append(AuditEvent(id: id, time: time, actor: actor, action: action, detailJSON: detail))
+            for try await (id, time, project, actor, key, action, detail) in rows.decode(
+                (Int64, Date, String?, String, String?, String, String).self)
+            {
+                events.append(
+                    AuditEvent(
+                        id: id, time: time, project: project, actor: actor, actorKey: key.map { "apiKeys/\($0)" },
+                        action: action, detailJSON: detail))
             }
             return events
         }
@@ -35,15 +67,20 @@ public enum AuditLog {
 
     /// Appends one event.
     static func append(
-        on connection: PostgresConnection, project: String?, actor: String, action: String,
+        on connection: PostgresConnection, project: String?, actor: AuditActor, action: String,
         detail: [String: String], logger: Logger
     ) async throws {
         let data = try JSONSerialization.data(withJSONObject: detail, options: [.sortedKeys])
         let json = String(decoding: data, as: UTF8.self)
         try await connection.query(
             """
-            INSERT INTO audit_events (project_id, actor, action, detail)
-            VALUES (\(project), \(actor), \(action), \(json)::json)
+            INSERT INTO audit_events (project_id, actor, actor_key, action, detail)
+            VALUES (\(project), \(actor.displayName), \(actor.keyId), \(action), \(json)::json)
             """, logger: logger)
     }
+}
+
+extension APIKey {
+    /// This key as the actor of a change.
+    public var auditActor: AuditActor { AuditActor(keyId: id, displayName: displayName) }
 }

@@ -31,29 +31,13 @@ public struct DraftStore: Sendable {
         }
     }
 
-    /// The draft, created from the latest published template (`initialJSON` of `baseVersion`) when there is none.
-    public func getOrCreate(_ project: String, initialJSON: String, baseVersion: Int64, actor: String) async throws
-        -> StoredDraft
-    {
-        try await database.run { client in
-            let rows = try await client.query(
-                """
-                INSERT INTO drafts (project_id, template, base_version, updated_by)
-                VALUES (\(project), \(initialJSON)::json, \(baseVersion), \(actor))
-                ON CONFLICT (project_id) DO NOTHING
-                RETURNING \(unescaped: Self.columns)
-                """)
-            if let created = try await Self.decode(rows).first { return created }
-            let existing = try await client.query(
-                "SELECT \(unescaped: Self.columns) FROM drafts WHERE project_id = \(project)")
-            guard let draft = try await Self.decode(existing).first else { throw StoreError.notFound("draft") }
-            return draft
-        }
-    }
+    /// The expected revision that means "no draft exists yet" (revisions start at 1).
+    public static let noDraft: Int64 = 0
 
-    /// Replaces the draft; `expectedRevision` nil forces. Creates it when absent (its base is then `baseVersion`).
+    /// Replaces the draft; `expectedRevision` nil forces, `noDraft` saves only while there is none. Creates it
+    /// when absent (its base is then `baseVersion`).
     public func save(
-        _ project: String, templateJSON: String, expectedRevision: Int64?, baseVersion: Int64, actor: String
+        _ project: String, templateJSON: String, expectedRevision: Int64?, baseVersion: Int64, actor: AuditActor
     ) async throws -> StoredDraft {
         try await database.transaction { connection in
             _ = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
@@ -62,13 +46,13 @@ public struct DraftStore: Sendable {
                     "SELECT \(unescaped: Self.columns) FROM drafts WHERE project_id = \(project)",
                     logger: database.logger)
             ).first
-            if let expectedRevision, expectedRevision != current?.revision {
+            if let expectedRevision, expectedRevision != current?.revision ?? Self.noDraft {
                 throw TemplateStoreError.stale(current: current?.revision ?? 0)
             }
             let rows = try await connection.query(
                 """
                 INSERT INTO drafts (project_id, template, base_version, updated_by)
-                VALUES (\(project), \(templateJSON)::json, \(current?.baseVersion ?? baseVersion), \(actor))
+                VALUES (\(project), \(templateJSON)::json, \(current?.baseVersion ?? baseVersion), \(actor.displayName))
                 ON CONFLICT (project_id) DO UPDATE SET template = EXCLUDED.template,
                     revision = nextval('draft_revisions'), updated_at = now(), updated_by = EXCLUDED.updated_by
                 RETURNING \(unescaped: Self.columns)
@@ -82,7 +66,7 @@ public struct DraftStore: Sendable {
     }
 
     /// Discards the draft; `StoreError.notFound` when there is none.
-    public func delete(_ project: String, actor: String) async throws {
+    public func delete(_ project: String, actor: AuditActor) async throws {
         try await database.transaction { connection in
             let rows = try await connection.query(
                 "DELETE FROM drafts WHERE project_id = \(project) RETURNING revision", logger: database.logger)
@@ -98,7 +82,7 @@ public struct DraftStore: Sendable {
     /// Publishes the draft as the next version and removes it, in one transaction.
     /// `prepare` turns the draft's JSON into what is published (validated); it runs inside the transaction.
     public func publish(
-        _ project: String, expectedRevision: Int64?, force: Bool, description: String, actor: String,
+        _ project: String, expectedRevision: Int64?, force: Bool, description: String, actor: AuditActor,
         prepare: @escaping @Sendable (StoredDraft) async throws -> String
     ) async throws -> StoredVersion {
         try await database.transaction { connection in
@@ -117,7 +101,8 @@ public struct DraftStore: Sendable {
             let json = try await prepare(draft)
             let request = PublishRequest(
                 templateJSON: json, expectedVersion: nil,
-                updateType: draft.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE", updateUser: actor,
+                updateType: draft.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE",
+                updateUser: actor.displayName,
                 description: description)
             let stored = try await TemplateStore.publish(
                 project, request, actor: actor, on: connection, logger: database.logger)

@@ -83,8 +83,9 @@ public final class EmbeddedPostgres: Sendable {
         } else {
             var options = "-k \(socketDirectory) -c listen_addresses='' -c unix_socket_permissions=0700"
             if !durable {
-                // Test clusters: many databases and servers at once, nothing worth syncing.
-                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400"
+                // Test clusters: many databases and servers at once (the whole suite peaks above 400 connections),
+                // nothing worth syncing.
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000"
             }
             try run(binaries.pgCtl, ["-D", pgData, "-l", logFile, "-w", "-t", "60", "-o", options, "start"])
         }

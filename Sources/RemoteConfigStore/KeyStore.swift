@@ -66,7 +66,7 @@ public struct KeyStore: Sendable {
     }
 
     /// Creates a key and returns it with its secret, which is never retrievable again.
-    public func create(displayName: String, role: Role, project: String?, actor: String) async throws -> (
+    public func create(displayName: String, role: Role, project: String?, actor: AuditActor) async throws -> (
         APIKey, String
     ) {
         let secret = KeySecret.generate(role: role)
@@ -123,7 +123,7 @@ public struct KeyStore: Sendable {
     }
 
     /// Revokes a key; `StoreError.notFound` when it does not exist or is already revoked.
-    public func revoke(id: String, actor: String) async throws {
+    public func revoke(id: String, actor: AuditActor) async throws {
         try await database.transaction { connection in
             let rows = try await connection.query(
                 "UPDATE api_keys SET revoked_at = now() WHERE key_id = \(id) AND revoked_at IS NULL RETURNING project_id",

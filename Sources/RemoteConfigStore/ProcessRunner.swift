@@ -22,7 +22,22 @@ public enum ProcessRunner {
         }
     }
 
-    /// Runs `executable` with `arguments`, as `user` through `runuser` when one is given, and returns its output.
+    /// The variables a helper program (initdb, pg_ctl, the postmaster it starts) inherits from ours: the few
+    /// it needs and nothing else, so no secret (`RC_ADMIN_TOKEN`, a database password) reaches a process
+    /// that a database superuser can read through `pg_read_binary_file('/proc/<pid>/environ')`.
+    static let inheritedVariables = ["PATH", "TZ", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TMPDIR"]
+
+    /// The minimal environment of helper programs (see `inheritedVariables`).
+    static func helperEnvironment(
+        from environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String: String] {
+        var result = environment.filter { inheritedVariables.contains($0.key) }
+        if result["PATH"] == nil { result["PATH"] = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" }
+        return result
+    }
+
+    /// Runs `executable` with `arguments`, as `user` through `runuser` when one is given, in the minimal
+    /// `helperEnvironment`, and returns its output.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], as user: String? = nil) throws -> String {
         var argv = [executable] + arguments
@@ -34,7 +49,7 @@ public enum ProcessRunner {
         }
         let outputPath = NSTemporaryDirectory() + "rc-run-\(UUID().uuidString).out"
         defer { unlink(outputPath) }
-        let pid = try spawn(argv, outputPath: outputPath)
+        let pid = try spawn(argv, outputPath: outputPath, environment: helperEnvironment())
         let status = waitForExit(pid)
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard status == 0 else {
@@ -57,6 +72,7 @@ public enum ProcessRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeInheritedDescriptors(&actions)
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         let environmentStrings = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
@@ -70,6 +86,21 @@ public enum ProcessRunner {
         }
         return pid
     }
+
+    #if canImport(Glibc)
+        /// Makes the child keep only stdin, stdout and stderr. Without it a child inherits every descriptor
+        /// not opened close-on-exec: the postmaster would hold the server's sockets, and a server started by
+        /// a test would hold the test's hundreds of connections against its own open-files limit.
+        /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34) is not in Swift's Glibc module: found at
+        /// run time, and skipped on an older glibc.
+        private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+            typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+            _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+        }
+    #else
+        private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) {}
+    #endif
 
     /// Blocks until `pid` exits; returns its exit status (128 + signal when killed).
     public static func waitForExit(_ pid: pid_t) -> Int32 {

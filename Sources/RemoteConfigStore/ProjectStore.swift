@@ -18,7 +18,7 @@ public struct ProjectStore: Sendable {
     }
 
     /// Creates a project; `StoreError.alreadyExists` when the id is taken.
-    public func create(projectId: String, displayName: String, actor: String) async throws -> Project {
+    public func create(projectId: String, displayName: String, actor: AuditActor) async throws -> Project {
         do {
             return try await database.transaction { connection in
                 let rows = try await connection.query(

@@ -127,14 +127,15 @@ public struct TemplateStore: Sendable {
     }
 
     /// Publishes the next version in one transaction: lock the project, compare, insert, audit, notify.
-    public func publish(_ project: String, _ request: PublishRequest, actor: String) async throws -> StoredVersion {
+    public func publish(_ project: String, _ request: PublishRequest, actor: AuditActor) async throws -> StoredVersion {
         try await database.transaction { connection in
             try await Self.publish(project, request, actor: actor, on: connection, logger: database.logger)
         }
     }
 
     static func publish(
-        _ project: String, _ request: PublishRequest, actor: String, on connection: PostgresConnection, logger: Logger
+        _ project: String, _ request: PublishRequest, actor: AuditActor, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> StoredVersion {
         let latest = try await lockProject(project, on: connection, logger: logger)
         if let expected = request.expectedVersion, expected != latest {

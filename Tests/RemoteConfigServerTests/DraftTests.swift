@@ -72,7 +72,10 @@ import Testing
             try await app.publish("shop-app", TemplateFixtures.forceUpdate())
             let path = "/v1/projects/shop-app/remoteConfig/draft"
             let draft = try await app.call(.get, path)
-            let etag = try #require(draft.headers[.eTag])
+            let saved = try await app.call(
+                .put, path, json: TemplateFixtures.forceUpdate(currentVersion: "2.4.0"),
+                headers: [.ifMatch: try #require(draft.headers[.eTag])])
+            let etag = try #require(saved.headers[.eTag])
             try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.5.0"))
             let aborted = try await app.call(.post, path + ":publish", json: [:], headers: [.ifMatch: etag])
             #expect(aborted.status == 409)
@@ -80,6 +83,52 @@ import Testing
             let forced = try await app.call(.post, path + ":publish?force=true", json: [:], headers: [.ifMatch: etag])
             #expect(forced.status == 200)
             #expect((forced.json["version"] as? [String: Any])?["versionNumber"] as? String == "3")
+        }
+    }
+
+    /// A read writes nothing: with no draft stored, a viewer's GET answers a copy of the published template,
+    /// and nothing is stored or audited.
+    @Test func readingWithoutADraftStoresNothing() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let viewer = try await app.createKey(role: "viewer", project: "shop-app")
+            let path = "/v1/projects/shop-app/remoteConfig/draft"
+            let read = try await app.call(.get, path, token: viewer.secret)
+            #expect(read.status == 200)
+            #expect(read.json["baseVersionNumber"] as? String == "1")
+            #expect(read.text.contains("2.3.0"))
+            let etag = try #require(read.headers[.eTag])
+            #expect(try await app.call(.get, path, token: viewer.secret).headers[.eTag] == etag)
+            #expect(try await app.call(.delete, path).status == 404, "no draft was stored")
+            let audit = try await app.call(.get, "/v1/projects/shop-app/auditLog")
+            #expect(!audit.text.contains("draft."), "nothing was audited: \(audit.text)")
+            // The copy's ETag saves a first draft once; a second save with it is stale.
+            let saved = try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: etag])
+            #expect(saved.status == 200)
+            #expect(saved.headers[.eTag] != etag)
+            let again = try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: etag])
+            #expect(again.status == 412)
+        }
+    }
+
+    /// A first save from a read copy keeps the base that copy had, so a publish in between is not lost.
+    @Test func aFirstSaveKeepsTheBaseItWasReadFrom() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let path = "/v1/projects/shop-app/remoteConfig/draft"
+            let read = try await app.call(.get, path)
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.5.0"))
+            let saved = try await app.call(
+                .put, path, json: TemplateFixtures.forceUpdate(currentVersion: "2.4.0"),
+                headers: [.ifMatch: try #require(read.headers[.eTag])])
+            #expect(saved.status == 200)
+            #expect(saved.json["baseVersionNumber"] as? String == "1")
+            let published = try await app.call(
+                .post, path + ":publish", json: [:], headers: [.ifMatch: try #require(saved.headers[.eTag])])
+            #expect(published.status == 409)
+            #expect(published.errorStatus == "ABORTED")
         }
     }
 

@@ -27,6 +27,24 @@ import Testing
         }
     }
 
+    /// A stream has no headers-only form: HEAD is 405 (a generated HEAD opened a subscription nobody read),
+    /// while HEAD of other GET routes still works.
+    @Test func headOnAStreamIs405() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            for _ in 0..<3 {
+                let reply = try await app.call(
+                    .head, "/v1/projects/shop-app/remoteConfig:stream", token: nil,
+                    headers: [.init("X-API-Key")!: client.secret])
+                #expect(reply.status == 405)
+                #expect(reply.headers[.allow] == "GET")
+            }
+            #expect(app.streams.count == 0, "no subscription was opened")
+            #expect(try await app.call(.head, "/v1/projects/shop-app").status == 200)
+        }
+    }
+
     @Test func malformedJSONIs400() async throws {
         try await TestApp.run { app in
             for raw in ["{", "not json", "{\"projectId\": }", "[1, 2]", "\"text\""] {

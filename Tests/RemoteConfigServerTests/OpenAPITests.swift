@@ -25,6 +25,52 @@ import Testing
         return routes
     }
 
+    /// The query parameters of each `METHOD /path` of the spec (`- name:` followed by `in: query` in an operation),
+    /// and whether the operation documents a 400.
+    static func specQueries(_ text: String) -> [String: (query: Set<String>, has400: Bool)] {
+        var result: [String: (query: Set<String>, has400: Bool)] = [:]
+        var path: String?
+        var operation: String?
+        var name: String?
+        var inPaths = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "paths:" {
+                inPaths = true
+                continue
+            }
+            if inPaths, let first = line.first, first != " " { inPaths = false }
+            guard inPaths else { continue }
+            if let match = line.wholeMatch(of: /\ \ (\/[^ ]*):/) {
+                path = String(match.1)
+                operation = nil
+            } else if let match = line.wholeMatch(of: /\ {4}(get|put|post|delete|patch|head):/), let path {
+                operation = "\(match.1.uppercased()) \(path)"
+                result[operation!] = ([], false)
+            } else if operation != nil, let match = line.wholeMatch(of: /\ {8}- name: (\S+)/) {
+                name = String(match.1)
+            } else if let operation, let current = name, line == "          in: query" {
+                result[operation]?.query.insert(current)
+                name = nil
+            } else if let operation, line == "        \"400\":" {
+                result[operation]?.has400 = true
+            }
+        }
+        return result
+    }
+
+    /// Each route takes exactly the query parameters the spec lists, and every route documents the 400
+    /// that an unknown query parameter gets.
+    @Test func specAndRouterAgreeOnQueryParameters() async throws {
+        let table = RouteTable()
+        try await TestApp.run(routes: table) { _ in }
+        let spec = Self.specQueries(OpenAPIDocument.text)
+        for route in table.routes {
+            let documented = try #require(spec[route.description], "\(route) is not in the spec")
+            #expect(documented.query == route.query, "\(route): spec \(documented.query), router \(route.query)")
+            #expect(documented.has400, "\(route) does not document 400")
+        }
+    }
+
     @Test func specAndRouterAgree() async throws {
         let table = RouteTable()
         try await TestApp.run(routes: table) { app in

@@ -9,11 +9,14 @@ struct StreamController {
     let published: PublishedTemplates
     let clientKeys: ClientKeys
     let hub: StreamHub
+    let metrics: ServerMetrics
     /// The reconnection delay advised to clients (`retry:`).
     let retryMilliseconds = 2000
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/remoteConfig:stream", use: stream)
+        // A stream has no headers-only form: a generated HEAD would open a subscription that nobody reads.
+        routes.refuse(.head, "/v1/projects/{p}/remoteConfig:stream")
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -22,7 +25,14 @@ struct StreamController {
         let lastEventID = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         // Subscribe before reading the current version, so a publish in between is not missed.
         let channel = context.channel
-        let (id, events) = hub.subscribe(project: project, keyId: key.id) { channel.close(promise: nil) }
+        guard let (id, events) = hub.subscribe(project: project, keyId: key.id, abort: { channel.close(promise: nil) })
+        else {
+            // Refused before the process runs out of descriptors, so fetches and admin calls find room.
+            metrics.streamRefused()
+            throw APIError(
+                .serviceUnavailable, "this server holds its maximum of \(hub.maxStreams) streams; retry later",
+                headers: [.retryAfter: "10"])
+        }
         // An SSE client never sends more after its request, so the end of its input means it has gone.
         let hub = self.hub
         try await ConnectionWatcher.becomeStream(channel) { hub.drop(project: project, id: id) }

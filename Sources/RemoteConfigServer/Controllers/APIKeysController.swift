@@ -18,6 +18,7 @@ struct APIKeysController {
         let actor = try await auth.require(.admin, on: .any, request)
         let body = try await JSONBody.read(request, context: context)
         let displayName = try body.string("displayName") ?? ""
+        try TextLimits.checkDisplayName(displayName)
         let roleName = try body.requiredString("role")
         guard let role = Role(rawValue: roleName) else {
             throw APIError.invalidField(
@@ -32,7 +33,7 @@ struct APIKeysController {
         }
         do {
             let (key, secret) = try await keys.create(
-                displayName: displayName, role: role, project: project, actor: actor.displayName)
+                displayName: displayName, role: role, project: project, actor: actor.auditActor)
             var json = Self.json(key)
             json["key"] = secret
             return try JSONResponse.make(json, status: .created)
@@ -55,7 +56,7 @@ struct APIKeysController {
         guard let key = try await keys.get(id: id), actor.project == nil || key.project == actor.project else {
             throw APIError.notFound("apiKeys/\(id) not found")
         }
-        try await keys.revoke(id: id, actor: actor.displayName)
+        try await keys.revoke(id: id, actor: actor.auditActor)
         clientKeys.revoke(id: id)
         return try JSONResponse.make([:], status: .ok)
     }

@@ -31,12 +31,10 @@ struct ProjectsController {
                 "projectId must start with a lowercase letter and have 3 to 63 lowercase letters, digits or dashes")
         }
         let displayName = try body.string("displayName") ?? projectId
-        guard displayName.count <= 200 else {
-            throw APIError.invalidField("displayName", reason: "TOO_LONG", "displayName is at most 200 characters")
-        }
+        try TextLimits.checkDisplayName(displayName)
         do {
             let project = try await projects.create(
-                projectId: projectId, displayName: displayName, actor: key.displayName)
+                projectId: projectId, displayName: displayName, actor: key.auditActor)
             return try JSONResponse.make(Self.json(project), status: .created)
         } catch StoreError.alreadyExists {
             throw APIError(

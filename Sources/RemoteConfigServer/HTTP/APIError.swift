@@ -50,6 +50,14 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     public static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
     public static func alreadyExists(_ message: String) -> APIError { APIError(.conflict, message) }
 
+    /// 405 with `Allow` listing the methods the path serves.
+    static func methodNotAllowed(_ request: Request, allowed: [HTTPRequest.Method]) -> APIError {
+        var headers = HTTPFields()
+        headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+        return APIError(
+            .methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path)", headers: headers)
+    }
+
     /// 503 with `Retry-After`, while the database cannot be reached.
     public static func unavailable(_ message: String) -> APIError {
         APIError(.serviceUnavailable, message, headers: [.retryAfter: "2"])
@@ -68,6 +76,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         case 413: "PAYLOAD_TOO_LARGE"
         case 428: "PRECONDITION_REQUIRED"
         case 429: "RESOURCE_EXHAUSTED"
+        case 499: "CANCELLED"
         case 503: "UNAVAILABLE"
         default: status.code >= 500 ? "INTERNAL" : "UNKNOWN"
         }

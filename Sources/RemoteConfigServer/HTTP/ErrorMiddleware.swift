@@ -50,12 +50,7 @@ struct ErrorMiddleware: RouterMiddleware {
             switch error.status {
             case .notFound:
                 let allowed = routes.methods(matching: request.uri.path)
-                if !allowed.isEmpty {
-                    var headers = HTTPFields()
-                    headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
-                    return APIError(
-                        .methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path)", headers: headers)
-                }
+                if !allowed.isEmpty { return .methodNotAllowed(request, allowed: allowed) }
                 return .notFound("no route \(request.method) \(request.uri.path)")
             case .contentTooLarge:
                 return APIError(.contentTooLarge, "the request body is larger than 1 MiB")
@@ -73,6 +68,10 @@ struct ErrorMiddleware: RouterMiddleware {
             case .alreadyExists(let what): return .alreadyExists("\(what) already exists")
             case .notFound(let what): return .notFound("\(what) not found")
             }
+        case _ where ClientHangUp.matches(error):
+            // The client's doing, not ours: no error in the log, no 500 in the metrics.
+            context.logger.debug("the client hung up before its request was read: \(error)")
+            return ClientHangUp.error
         default:
             context.logger.error("unhandled error: \(String(reflecting: error))")
             return APIError(.internalServerError, "internal error")

@@ -4,10 +4,12 @@ import Hummingbird
 /// Every route the API serves, recorded as it is added so that 405 answers, the OpenAPI check and
 /// metrics all read one list.
 public final class RouteTable: Sendable {
-    /// One method on one path, in OpenAPI's `{param}` spelling.
+    /// One method on one path, in OpenAPI's `{param}` spelling, with the query parameters it takes.
     public struct Route: Sendable, Hashable, CustomStringConvertible {
         public let method: HTTPRequest.Method
         public let path: String
+        /// Every query parameter the route knows; any other one is refused with 400.
+        public let query: Set<String>
         public var description: String { "\(method.rawValue) \(path)" }
     }
 
@@ -24,8 +26,8 @@ public final class RouteTable: Sendable {
     /// The routes, in the order they were added.
     public var routes: [Route] { storage.routes }
 
-    func record(_ method: HTTPRequest.Method, _ path: String) {
-        storage.routes.append(Route(method: method, path: path))
+    func record(_ method: HTTPRequest.Method, _ path: String, query: Set<String>) {
+        storage.routes.append(Route(method: method, path: path, query: query))
     }
 
     /// The methods served on a concrete request path, for the `Allow` header of a 405.
@@ -41,33 +43,68 @@ public final class RouteTable: Sendable {
     }
 }
 
-/// Adds routes to a router while recording them in a `RouteTable`.
+/// Adds routes to a router while recording them in a `RouteTable`. Every route names the query parameters
+/// it takes, and a request with another one, or one of them twice, is refused before its handler runs.
 struct Routes {
     let router: Router<AppRequestContext>
     let table: RouteTable
+    /// Query parameters every route added through this value takes besides its own (`key` on client routes).
+    var sharedQuery: Set<String> = []
+
+    /// The same router, for routes that all take `names` too.
+    func accepting(_ names: Set<String>) -> Routes {
+        var copy = self
+        copy.sharedQuery.formUnion(names)
+        return copy
+    }
 
     func on(
-        _ method: HTTPRequest.Method, _ path: String,
+        _ method: HTTPRequest.Method, _ path: String, query: Set<String> = [],
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
     ) {
-        table.record(method, path)
-        router.on(RouterPath(path), method: method, use: handler)
+        let allowed = query.union(sharedQuery)
+        table.record(method, path, query: allowed)
+        router.on(RouterPath(path), method: method) { request, context in
+            // Before the handler, so a misspelt `validateOnly` never reaches the code that publishes.
+            try QueryParameters.check(request.uri, allowed: allowed)
+            return try await handler(request, context)
+        }
     }
 
-    func get(_ path: String, use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response) {
-        on(.get, path, use: handler)
+    /// Answers 405 for `method` on `path` without listing it as served (HEAD of a stream, which has no
+    /// headers-only form; otherwise the router would generate one from GET).
+    func refuse(_ method: HTTPRequest.Method, _ path: String) {
+        let table = self.table
+        router.on(RouterPath(path), method: method) { request, _ -> Response in
+            throw APIError.methodNotAllowed(request, allowed: table.methods(matching: request.uri.path))
+        }
     }
 
-    func post(_ path: String, use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response) {
-        on(.post, path, use: handler)
+    func get(
+        _ path: String, query: Set<String> = [],
+        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
+    ) {
+        on(.get, path, query: query, use: handler)
     }
 
-    func put(_ path: String, use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response) {
-        on(.put, path, use: handler)
+    func post(
+        _ path: String, query: Set<String> = [],
+        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
+    ) {
+        on(.post, path, query: query, use: handler)
     }
 
-    func delete(_ path: String, use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response)
-    {
-        on(.delete, path, use: handler)
+    func put(
+        _ path: String, query: Set<String> = [],
+        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
+    ) {
+        on(.put, path, query: query, use: handler)
+    }
+
+    func delete(
+        _ path: String, query: Set<String> = [],
+        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
+    ) {
+        on(.delete, path, query: query, use: handler)
     }
 }

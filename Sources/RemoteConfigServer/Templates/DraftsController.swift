@@ -14,21 +14,19 @@ struct DraftsController {
         routes.get("/v1/projects/{p}/remoteConfig/draft", use: get)
         routes.put("/v1/projects/{p}/remoteConfig/draft", use: save)
         routes.delete("/v1/projects/{p}/remoteConfig/draft", use: discard)
-        routes.post("/v1/projects/{p}/remoteConfig/draft:publish", use: publish)
+        routes.post("/v1/projects/{p}/remoteConfig/draft:publish", query: ["force"], use: publish)
     }
 
+    /// The stored draft, or else a copy of the published template that is not stored: a read writes nothing.
+    /// The copy's ETag names its base, so a first save from it keeps the base the editor saw.
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .viewer)
-        let draft: StoredDraft
-        if let existing = try await drafts.get(project) {
-            draft = existing
-        } else {
-            let latest = try await environment.templates.latest(project)
-            let initial = latest?.templateJSON ?? JSONValue.object(TemplateHTTP.emptyTemplate).jsonString
-            draft = try await drafts.getOrCreate(
-                project, initialJSON: initial, baseVersion: latest?.versionNumber ?? 0, actor: key.displayName)
-        }
-        return try response(draft)
+        let (project, _) = try await templatesController.project(request, context, .viewer)
+        if let existing = try await drafts.get(project) { return try response(existing) }
+        let latest = try await environment.templates.latest(project)
+        let base = latest?.versionNumber ?? 0
+        return try response(
+            json: latest?.templateJSON ?? JSONValue.object(TemplateHTTP.emptyTemplate).jsonString, base: base,
+            etag: TemplateHTTP.unsavedDraftETag(project: project, base: base))
     }
 
     @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -37,16 +35,20 @@ struct DraftsController {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         var template = try await TemplateHTTP.decodeTemplate(body)
         template.extra["baseVersionNumber"] = nil
-        let expected: Int64? =
-            switch precondition {
-            case .any: nil
-            case .number(let number): number ?? -1
-            }
-        let base = try await environment.templates.latest(project)?.versionNumber ?? 0
+        var base = try await environment.templates.latest(project)?.versionNumber ?? 0
+        let expected: Int64?
+        switch precondition {
+        case .any: expected = nil
+        case .number(let number): expected = number ?? -1
+        case .unsavedDraft(let seen):
+            // Saving the copy a read answered: only while no draft exists, and from the base that copy had.
+            expected = DraftStore.noDraft
+            base = seen
+        }
         do {
             let saved = try await drafts.save(
                 project, templateJSON: TemplateHTTP.storedJSON(template), expectedRevision: expected, baseVersion: base,
-                actor: key.displayName)
+                actor: key.auditActor)
             return try response(saved)
         } catch TemplateStoreError.stale {
             throw TemplateHTTP.stale("draft")
@@ -55,7 +57,7 @@ struct DraftsController {
 
     @Sendable func discard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await templatesController.project(request, context, .editor)
-        try await drafts.delete(project, actor: key.displayName)
+        try await drafts.delete(project, actor: key.auditActor)
         return TemplateHTTP.response([:])
     }
 
@@ -64,16 +66,18 @@ struct DraftsController {
         let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
         let body = try await JSONBody.read(request, context: context)
         let description = try body.string("description") ?? ""
+        try TextLimits.check(description, field: "description", limit: TextLimits.description)
         let force = try request.flag("force")
         let expected: Int64? =
             switch precondition {
             case .any: nil
             case .number(let number): number ?? -1
+            case .unsavedDraft: DraftStore.noDraft
             }
         do {
             let stored = try await templatesController.publishing {
                 try await drafts.publish(
-                    project, expectedRevision: expected, force: force, description: description, actor: key.displayName
+                    project, expectedRevision: expected, force: force, description: description, actor: key.auditActor
                 ) { draft in
                     try await HeavyWork.run {
                         var template = try TemplateHTTP.decodeTemplate(Array(draft.templateJSON.utf8))
@@ -96,11 +100,16 @@ struct DraftsController {
     }
 
     private func response(_ draft: StoredDraft) throws -> Response {
-        guard case .object(var object) = try JSONValue(parsing: draft.templateJSON) else {
-            throw APIError(.internalServerError, "a stored draft is not an object")
+        try response(
+            json: draft.templateJSON, base: draft.baseVersion,
+            etag: TemplateHTTP.draftETag(project: draft.project, revision: draft.revision))
+    }
+
+    private func response(json: String, base: Int64, etag: String) throws -> Response {
+        guard case .object(var object) = try JSONValue(parsing: json) else {
+            throw APIError(.internalServerError, "a stored template is not an object")
         }
-        object["baseVersionNumber"] = .string(String(draft.baseVersion))
-        return TemplateHTTP.response(
-            object, etag: TemplateHTTP.draftETag(project: draft.project, revision: draft.revision))
+        object["baseVersionNumber"] = .string(String(base))
+        return TemplateHTTP.response(object, etag: etag)
     }
 }

@@ -14,12 +14,17 @@ enum TemplateHTTP {
     /// The strong ETag of a draft revision.
     static func draftETag(project: String, revision: Int64) -> String { "\"draft-\(project)-\(revision)\"" }
 
+    /// The strong ETag of a draft that is not stored yet: the copy of version `base` a read answers.
+    static func unsavedDraftETag(project: String, base: Int64) -> String { "\"draft-\(project)-new-\(base)\"" }
+
     /// What `If-Match` asks for.
     enum Precondition: Equatable {
         /// `*`: write whatever the current state is.
         case any
         /// The number in an ETag of ours (a version or a draft revision); nil when the ETag is not ours.
         case number(Int64?)
+        /// The ETag of an unsaved draft copied from version `base` (0: none): no draft may exist yet.
+        case unsavedDraft(base: Int64)
     }
 
     /// Reads `If-Match`; 428 when it is missing.
@@ -33,6 +38,9 @@ enum TemplateHTTP {
         let first = header.split(separator: ",").first.map(String.init) ?? header
         let tag = first.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
         let prefix = "\(kind)-\(project)-"
+        if kind == "draft", tag.hasPrefix(prefix + "new-"), let base = Int64(tag.dropFirst(prefix.count + 4)) {
+            return .unsavedDraft(base: base)
+        }
         guard tag.hasPrefix(prefix), let number = Int64(tag.dropFirst(prefix.count)) else { return .number(nil) }
         return .number(number)
     }
@@ -68,7 +76,15 @@ enum TemplateHTTP {
 
     /// 400 listing every validation problem of `template`.
     static func validate(_ template: RemoteConfigTemplate) throws {
-        let issues = TemplateValidator.validate(template)
+        var issues = TemplateValidator.validate(template)
+        if let description = template.version?.description,
+            description.unicodeScalars.count > TextLimits.description
+        {
+            issues.append(
+                ValidationIssue(
+                    field: "version.description", reason: "TOO_LONG",
+                    message: "version.description is at most \(TextLimits.description) characters"))
+        }
         guard issues.isEmpty else {
             let first = issues[0].message
             let more = issues.count > 1 ? " (and \(issues.count - 1) more problems)" : ""

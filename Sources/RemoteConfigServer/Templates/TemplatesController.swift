@@ -12,13 +12,14 @@ struct TemplatesController {
     var templates: TemplateStore { environment.templates }
 
     func addRoutes(to routes: Routes) {
-        routes.get("/v1/projects/{p}/remoteConfig", use: get)
-        routes.put("/v1/projects/{p}/remoteConfig", use: publish)
-        routes.get("/v1/projects/{p}/remoteConfig:listVersions", use: listVersions)
+        routes.get("/v1/projects/{p}/remoteConfig", query: ["versionNumber"], use: get)
+        routes.put("/v1/projects/{p}/remoteConfig", query: ["validateOnly"], use: publish)
+        routes.get(
+            "/v1/projects/{p}/remoteConfig:listVersions",
+            query: ["pageSize", "pageToken", "endVersionNumber", "startTime", "endTime"], use: listVersions)
         routes.post("/v1/projects/{p}/remoteConfig:rollback", use: rollback)
-        routes.get("/v1/projects/{p}/remoteConfig:downloadDefaults", use: downloadDefaults)
-        routes.get("/v1/projects/{p}/remoteConfig:diff", use: diff)
-        routes.get("/v1/projects/{p}/auditLog", use: auditLog)
+        routes.get("/v1/projects/{p}/remoteConfig:downloadDefaults", query: ["format"], use: downloadDefaults)
+        routes.get("/v1/projects/{p}/remoteConfig:diff", query: ["from", "to"], use: diff)
     }
 
     /// The project of the route, once the key may act on it with `role` and the project exists.
@@ -58,6 +59,7 @@ struct TemplatesController {
         switch precondition {
         case .any: expected = nil
         case .number(let number): expected = number ?? -1
+        case .unsavedDraft: expected = -1  // a draft's ETag never matches the published template
         }
         let origin = template.version?.updateOrigin.flatMap { ["CONSOLE", "REST_API", "CLI"].contains($0) ? $0 : nil }
         let publishRequest = PublishRequest(
@@ -73,7 +75,7 @@ struct TemplatesController {
             return TemplateHTTP.response(object, etag: TemplateHTTP.etag(project: project, version: latest))
         }
         let stored = try await publishing {
-            try await templates.publish(project, publishRequest, actor: key.displayName)
+            try await templates.publish(project, publishRequest, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
     }
@@ -119,7 +121,7 @@ struct TemplatesController {
             templateJSON: source.templateJSON, expectedVersion: nil, updateType: "ROLLBACK",
             updateUser: key.displayName, description: "Rollback to version \(number)", rollbackSource: number)
         let stored = try await publishing {
-            try await templates.publish(project, publishRequest, actor: key.displayName)
+            try await templates.publish(project, publishRequest, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
     }
@@ -176,41 +178,6 @@ struct TemplatesController {
             json = stored.templateJSON
         }
         return try RemoteConfigTemplate(json: Array(json.utf8))
-    }
-
-    @Sendable func auditLog(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await self.project(request, context, .viewer)
-        let parameters = request.uri.queryParameters
-        var pageSize = 50
-        if let text = parameters.get("pageSize") {
-            guard let size = Int(text), (1...1000).contains(size) else {
-                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 1000")
-            }
-            pageSize = size
-        }
-        var before: Int64?
-        if let token = parameters.get("pageToken") {
-            guard let value = Int64(token) else {
-                throw APIError.invalidField("pageToken", reason: "INVALID_PAGE_TOKEN", "pageToken is not one we issued")
-            }
-            before = value
-        }
-        let events = try await AuditLog.list(
-            project, before: before, limit: pageSize + 1, database: environment.database)
-        var object: JSONObject = [
-            "events": .array(
-                events.prefix(pageSize).map { event in
-                    .object([
-                        "time": .string(JSONResponse.timestamp(event.time)), "actor": .string(event.actor),
-                        "action": .string(event.action),
-                        "detail": (try? JSONValue(parsing: event.detailJSON)) ?? .object([:]),
-                    ])
-                })
-        ]
-        if events.count > pageSize, let last = events.prefix(pageSize).last {
-            object["nextPageToken"] = .string(String(last.id))
-        }
-        return TemplateHTTP.response(object)
     }
 
     /// Runs a publish, mapping a stale ETag to 412, and tells the cache at once.

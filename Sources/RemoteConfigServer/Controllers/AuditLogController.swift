@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// The audit log: one project's events for its viewers, every event (keys for all projects included) for an
+/// admin for all projects. Each event names the acting key, since a display name is free text.
+struct AuditLogController {
+    let environment: AppEnvironment
+    let auth: Authenticator
+    let templates: TemplatesController
+
+    func addRoutes(to routes: Routes) {
+        routes.get("/v1/projects/{p}/auditLog", query: ["pageSize", "pageToken"], use: projectLog)
+        routes.get("/v1/auditLog", query: ["pageSize", "pageToken"], use: globalLog)
+    }
+
+    @Sendable func projectLog(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await templates.project(request, context, .viewer)
+        return try await page(of: project, request)
+    }
+
+    @Sendable func globalLog(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try await auth.require(.admin, on: .global, request)
+        return try await page(of: nil, request)
+    }
+
+    /// One page of events of `project` (of all when nil), newest first.
+    private func page(of project: String?, _ request: Request) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        var pageSize = 50
+        if let text = parameters.get("pageSize") {
+            guard let size = Int(text), (1...1000).contains(size) else {
+                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 1000")
+            }
+            pageSize = size
+        }
+        var before: Int64?
+        if let token = parameters.get("pageToken") {
+            guard let value = Int64(token) else {
+                throw APIError.invalidField("pageToken", reason: "INVALID_PAGE_TOKEN", "pageToken is not one we issued")
+            }
+            before = value
+        }
+        let events = try await AuditLog.list(
+            project, before: before, limit: pageSize + 1, database: environment.database)
+        var object: JSONObject = [
+            "events": .array(events.prefix(pageSize).map { .object(Self.json($0, withProject: project == nil)) })
+        ]
+        if events.count > pageSize, let last = events.prefix(pageSize).last {
+            object["nextPageToken"] = .string(String(last.id))
+        }
+        return TemplateHTTP.response(object)
+    }
+
+    /// An event as the API writes it; the log of all projects also says which project each event changed.
+    static func json(_ event: AuditEvent, withProject: Bool) -> JSONObject {
+        var object: JSONObject = [
+            "time": .string(JSONResponse.timestamp(event.time)), "actor": .string(event.actor),
+            "actorKey": event.actorKey.map { .string($0) } ?? .null, "action": .string(event.action),
+            "detail": (try? JSONValue(parsing: event.detailJSON)) ?? .object([:]),
+        ]
+        if withProject { object["project"] = event.project.map { .string($0) } ?? .null }
+        return object
+    }
+}
