@@ -75,48 +75,6 @@ import Testing
         }
     }
 
-    @Test func aClientThatSendsFetchesAndNeverReadsIsNotReadWithoutEnd() async throws {
-        try await FetchHotPathTests.withShop { app, key in
-            // ~1 KiB fetches, 32 MiB of them, from a client with a small receive buffer that reads nothing.
-            let padding = "X-Pad: " + String(repeating: "p", count: 900) + "\r\n"
-            let request = Array(FetchHotPathTests.fetchRequest(key: key, extra: padding).utf8)
-            let total = 32 << 20
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var small: Int32 = 4096
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(app.port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            try #require(connected == 0)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            var sent = 0
-            var lastProgress = ContinuousClock.now
-            let deadline = ContinuousClock.now + .seconds(60)
-            while sent < total, ContinuousClock.now < deadline, ContinuousClock.now - lastProgress < .seconds(2) {
-                let count = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if count > 0 {
-                    sent += count
-                    lastProgress = .now
-                } else {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-            }
-            // The server stopped reading once its answers backed up: the kernel's buffers took the rest.
-            #expect(sent < total / 2, "the server read \(sent >> 20) MiB of fetches whose answers nobody read")
-            // And it still serves everyone else.
-            let other = try RawConnection(port: app.port)
-            other.send(FetchHotPathTests.fetchRequest(key: key))
-            #expect(try await other.response()?.status == 200)
-        }
-    }
-
     @Test func aRequestWithBothLengthsIsRefusedAndWhatItHidesIsNeverAnswered() async throws {
         try await FetchHotPathTests.withShop { app, key in
             let hidden = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
