@@ -55,12 +55,6 @@ public final class ClientKeys: Sendable {
     /// make this grow per request).
     public var refreshCount: Int { refreshes.withLockedValue { $0 } }
 
-    /// What memory says about `secret`, without waiting.
-    func cached(secret: String) -> Cached {
-        var memo: Memo?
-        return cached(secret: secret, memo: &memo)
-    }
-
     /// A connection's last known key: the same secret again on that connection skips hashing it while no
     /// key was revoked or reread since (`generation`).
     struct Memo: Sendable {
@@ -69,7 +63,8 @@ public final class ClientKeys: Sendable {
         let key: Key
     }
 
-    /// `cached(secret:)`, remembering a known key in `memo` for the next call with the same secret.
+    /// What memory says about `secret`, without waiting; a known key is remembered in `memo` for the next
+    /// call with the same secret.
     func cached(secret: String, memo: inout Memo?) -> Cached {
         if let known = memo, known.secret == secret, state.withLockedValue({ $0.generation }) == known.generation {
             return .known(known.key)

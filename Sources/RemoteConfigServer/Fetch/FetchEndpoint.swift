@@ -55,13 +55,8 @@ final class FetchEndpoint: Sendable {
         case evaluateOffLoop(FetchAnswers, FetchContext)
     }
 
-    /// The reply, when it can be given without waiting; nil when `reply(_:)` must be awaited.
-    func immediateReply(_ call: FetchCall) -> FetchReply? {
-        var memo: ClientKeys.Memo?
-        return immediateReply(call, keyMemo: &memo)
-    }
-
-    /// `immediateReply(_:)` for a connection that remembers its last key in `keyMemo`.
+    /// The reply, when it can be given without waiting; nil when `reply(_:)` must be awaited. `keyMemo` is
+    /// the connection's last key (see `ClientKeys.Memo`).
     func immediateReply(_ call: FetchCall, keyMemo: inout ClientKeys.Memo?) -> FetchReply? {
         if case .done(let reply) = firstStep(call, keyMemo: &keyMemo) { return reply }
         return nil
