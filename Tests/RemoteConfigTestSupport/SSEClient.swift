@@ -1,15 +1,13 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A minimal Server-Sent Events client over a raw loopback socket, for realtime tests.
 public final class SSEClient: @unchecked Sendable {
-    // Used from one test task at a time; `buffer` and `fd` are not shared across tasks.
-    private let fd: Int32
-    private var buffer = Data()
-    private var closed = false
+    // Used from one test task at a time.
+    private let socket: LoopbackSocket
+    private var buffer: Data {
+        get { socket.buffer }
+        set { socket.buffer = newValue }
+    }
 
     /// One parsed event.
     public struct Event: Sendable, Equatable {
@@ -23,35 +21,16 @@ public final class SSEClient: @unchecked Sendable {
     /// Connects to `127.0.0.1:port` and sends `GET path` with `headers`; `receiveBuffer` shrinks the
     /// socket's receive buffer (a stalled reader then fills the server's buffers sooner).
     public init(port: Int, path: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer {
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else { throw ServerProcess.Failure("cannot connect to port \(port)") }
+        socket = try LoopbackSocket(port: port, receiveBuffer: receiveBuffer)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
-        _ = request.withCString { send(fd, $0, strlen($0), 0) }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        socket.send(request)
     }
-
-    deinit { close() }
 
     /// Closes the connection.
     public func close() {
-        if !closed {
-            closed = true
-            Glibc.close(fd)
-        }
+        socket.close()
     }
 
     /// The status line and headers (waits for them).
@@ -63,7 +42,7 @@ public final class SSEClient: @unchecked Sendable {
                 buffer.removeSubrange(..<range.upperBound)
                 return head
             }
-            guard try await fill() else { break }
+            guard try await socket.fill() else { break }
         }
         throw ServerProcess.Failure("no response head")
     }
@@ -73,7 +52,7 @@ public final class SSEClient: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let event = takeEvent() { return event }
-            guard try await fill() else { return nil }
+            guard try await socket.fill() else { return nil }
         }
         return nil
     }
@@ -82,7 +61,7 @@ public final class SSEClient: @unchecked Sendable {
     public func waitForClose(timeout: Duration = .seconds(5)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            guard try await fill() else { return true }
+            guard try await socket.fill() else { return true }
             let text = String(decoding: buffer, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
             if text.hasPrefix("0\n\n") || text.contains("\n0\n\n") { return true }
             _ = takeEvent()
@@ -93,28 +72,7 @@ public final class SSEClient: @unchecked Sendable {
     /// Whether the server closed the connection within `timeout` (reading and discarding what arrives); a
     /// stream that merely ended with its last chunk leaves the connection open and does not count.
     public func waitForDisconnect(timeout: Duration = .seconds(5)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            guard try await fill() else { return true }
-            buffer.removeAll(keepingCapacity: true)
-        }
-        return false
-    }
-
-    /// Reads what is available; false at end of stream.
-    private func fill() async throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = recv(fd, &chunk, chunk.count, 0)
-        if count > 0 {
-            buffer.append(contentsOf: chunk[0..<count])
-            return true
-        }
-        if count == 0 { return false }
-        if errno == EAGAIN || errno == EWOULDBLOCK {
-            try await Task.sleep(for: .milliseconds(2))
-            return true
-        }
-        return false
+        try await socket.waitForDisconnect(timeout: timeout)
     }
 
     /// Parses one event out of the (chunked) body, if a whole one has arrived.
