@@ -142,17 +142,21 @@ import Testing
             // At most one read of the key set per 250 ms, whatever the number of bad keys.
             let allowed = Int(elapsed / .milliseconds(250)) + 2
             #expect(refreshes <= allowed, "\(refreshes) reads of the keys for 400 unknown keys in \(elapsed)")
-            #expect(refreshes < 40, "\(refreshes) reads of the keys for 400 unknown keys")
+            #expect(refreshes < 100, "\(refreshes) reads of the keys for 400 unknown keys")
             // A bad key seen a moment ago is answered from memory.
             let connection = try RawConnection(port: app.port)
             connection.send(Self.fetchRequest(key: "rc_client_again"))
             #expect(try await connection.response()?.status == 401)
             let settled = app.clientKeys.refreshCount
+            let repeatStart = ContinuousClock.now
             for _ in 0..<50 {
                 connection.send(Self.fetchRequest(key: "rc_client_again"))
                 #expect(try await connection.response()?.status == 401)
             }
-            #expect(app.clientKeys.refreshCount == settled)
+            // It is remembered as unknown for 2 s: on a loaded machine the 50 may take longer than that.
+            let rereads = app.clientKeys.refreshCount - settled
+            #expect(
+                rereads <= Int((ContinuousClock.now - repeatStart) / .seconds(2)), "\(rereads) reads for one bad key")
             // And a key created now works at once.
             let fresh = try await app.createKey(role: "client", project: "shop-app")
             connection.send(Self.fetchRequest(key: fresh.secret))
