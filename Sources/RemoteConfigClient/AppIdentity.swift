@@ -63,8 +63,18 @@ public struct DeviceContext: Sendable, Hashable, Codable {
     /// (a server with no locale reports region `001`, the world) is left out rather than sent wrong.
     public static var current: DeviceContext {
         let locale = Locale.current
-        let region = locale.region?.identifier
-        let language = Locale.preferredLanguages.first ?? locale.language.minimalIdentifier
+        let region: String?
+        let systemLanguage: String?
+        // `Locale.region` and `Locale.language` are iOS 16 / macOS 13; the SDK supports iOS 15 / macOS 12, where
+        // `regionCode` and `languageCode` (deprecated since) say the same.
+        if #available(iOS 16, macOS 13, tvOS 16, watchOS 9, *) {
+            region = locale.region?.identifier
+            systemLanguage = locale.language.minimalIdentifier
+        } else {
+            region = locale.regionCode
+            systemLanguage = locale.languageCode
+        }
+        let language = Locale.preferredLanguages.first ?? systemLanguage ?? ""
         let zone = TimeZone.current.identifier
         return DeviceContext(
             countryCode: region.flatMap { $0.count == 2 && $0.allSatisfy(\.isLetter) ? $0 : nil },
