@@ -3,13 +3,14 @@ FROM swift:6.3-bookworm AS build
 # RE2 (linear-time regular expressions for `.matches`) and pkg-config, which the build finds it with.
 RUN apt-get update && apt-get install -y --no-install-recommends libre2-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
+# The server is the package in server/; it reads the SDK's package (the repository root) for its tests, so both
+# manifests and the folders they name are copied.
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
-COPY Benchmarks ./Benchmarks
-COPY sql ./sql
-COPY openapi.yaml ./
+COPY server ./server
+WORKDIR /src/server
 RUN swift build -c release --product remote-config --static-swift-stdlib \
     && mkdir -p /out \
     && cp .build/release/remote-config /out/ \

@@ -1,14 +1,18 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The server. It lives in a package of its own so that an app depending on the SDK (the repository root's
+// package) resolves none of these dependencies; it uses the SDK from the root for its integration tests.
 let package = Package(
-    name: "remote-config",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    name: "remote-config-server",
+    platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "remote-config", targets: ["remote-config"]),
-        .library(name: "RemoteConfigClient", targets: ["RemoteConfigClient"]),
+        .executable(name: "remote-config", targets: ["remote-config"])
     ],
     dependencies: [
+        // The SDK, for SDKIntegrationTests. Named, because a path dependency is otherwise known by its folder's
+        // name, which is whatever the clone was called.
+        .package(name: "remote-config", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -77,8 +81,6 @@ let package = Package(
             ],
             resources: [.copy("Resources/openapi.yaml")]
         ),
-        // The Swift SDK for apps: Foundation only.
-        .target(name: "RemoteConfigClient"),
         .executableTarget(
             name: "remote-config",
             dependencies: [
@@ -120,13 +122,12 @@ let package = Package(
                 "RemoteConfigServer",
                 "RemoteConfigStore",
                 "RemoteConfigCore",
-                "RemoteConfigClient",
+                .product(name: "RemoteConfigClient", package: "remote-config"),
                 "RemoteConfigTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        .testTarget(name: "RemoteConfigClientTests", dependencies: ["RemoteConfigClient"]),
     ],
     swiftLanguageModes: [.v6],
     // RE2 from 2023 on (Homebrew's) needs C++17.

@@ -1,7 +1,7 @@
 // Measures full template resolutions per second (one fetch = evaluate the conditions a
 // caller needs and pick every parameter's value) for a template at API.md's scale:
 // 200 conditions, 3,000 parameters. Run in release:
-//   swift run -c release --scratch-path .build-core ConditionBenchmark [seconds]
+//   swift run --package-path server -c release --scratch-path server/.build-core ConditionBenchmark [seconds]
 import Foundation
 import RemoteConfigCore
 

@@ -3,6 +3,9 @@ import json, os, subprocess, sys, tempfile, threading, time, urllib.error, urlli
 
 TOKEN = "rc_admin_drillToken00000000000000000000000"
 
+# The server's debug build (server/.build/debug), found from this folder so the drills run from any directory.
+DEBUG_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "debug", "remote-config")
+
 
 def call(method, url, body=None, headers=None, timeout=5):
     """One request; returns (status, headers, body bytes); status 0 when the server did not answer."""

@@ -6,12 +6,12 @@ runs a bounded fetch load (loopback only), stops PostgreSQL for --outage seconds
 reports: fetch success rate during the outage, what admin writes and /readyz answered, and how long
 after PostgreSQL returned the server was ready and accepted a publish again.
 
-    Benchmarks/drills/outage.py [--binary .build/debug/remote-config] [--outage 30] [--workers 4]
+    server/Benchmarks/drills/outage.py [--binary server/.build/debug/remote-config] [--outage 30] [--workers 4]
 """
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile, threading, time, urllib.request, urllib.error
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import TOKEN, call, start_server  # noqa: E402
+from common import DEBUG_BINARY, TOKEN, call, start_server  # noqa: E402
 
 
 def pg_ctl(data_dir, action):
@@ -39,7 +39,7 @@ def pg_ctl(data_dir, action):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=".build/debug/remote-config")
+    parser.add_argument("--binary", default=DEBUG_BINARY)
     parser.add_argument("--outage", type=float, default=30)
     parser.add_argument("--workers", type=int, default=4)
     options = parser.parse_args()

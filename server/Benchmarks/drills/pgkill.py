@@ -16,20 +16,20 @@ pg_ctl (crash recovery) and lets the storm finish. It proves, without restarting
 Unacknowledged publishes may or may not have committed (COMMIT sent, answer lost); the drill lists those that did.
 Exit status 1 on any violation, each printed with its timing relative to the kill. Run from the repository root:
 
-    Benchmarks/drills/pgkill.py [--binary .build/debug/remote-config] [--publishes 500] [--clients 8]
+    server/Benchmarks/drills/pgkill.py [--binary server/.build/debug/remote-config] [--publishes 500] [--clients 8]
                                 [--kill-after 60] [--down 3] [--postmaster-only]
 """
 import argparse, json, os, shutil, signal, subprocess, sys, threading, time
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import TOKEN, call, start_server  # noqa: E402
+from common import DEBUG_BINARY, TOKEN, call, start_server  # noqa: E402
 from outage import pg_ctl  # noqa: E402
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=".build/debug/remote-config")
+    parser.add_argument("--binary", default=DEBUG_BINARY)
     parser.add_argument("--publishes", type=int, default=500, help="total publishes of the storm")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--kill-after", type=int, default=60, help="acknowledged publishes before the kill")

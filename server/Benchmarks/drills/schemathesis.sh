@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # schemathesis drill: every route of openapi.yaml, generated and mutated requests, all checks.
 #
-#   Benchmarks/drills/schemathesis.sh [--binary PATH] [--max-examples N] [--seed N] [--served] [-- SCHEMATHESIS-ARGS]
+#   server/Benchmarks/drills/schemathesis.sh [--binary PATH] [--max-examples N] [--seed N] [--served] [-- SCHEMATHESIS-ARGS]
 #
-# Starts the server (default: .build/debug/remote-config) on a free loopback port with an embedded
+# Starts the server (default: server/.build/debug/remote-config) on a free loopback port with an embedded
 # PostgreSQL in a temporary data dir, seeds it (schemathesis_server.py: project shop-app, a client key,
 # two versions, a draft, a spare key), runs schemathesis with schemathesis.toml, then stops the server
 # and removes the temporary files. Exits non-zero on any failure.

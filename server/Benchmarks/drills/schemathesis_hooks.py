@@ -1,4 +1,4 @@
-"""schemathesis hooks of Benchmarks/drills/schemathesis.sh (loaded through schemathesis.toml)."""
+"""schemathesis hooks of server/Benchmarks/drills/schemathesis.sh (loaded through schemathesis.toml)."""
 import re
 
 from hypothesis import strategies as st

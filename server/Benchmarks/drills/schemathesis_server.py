@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The server side of Benchmarks/drills/schemathesis.sh: a seeded server for the schemathesis drill.
+"""The server side of server/Benchmarks/drills/schemathesis.sh: a seeded server for the schemathesis drill.
 
 Starts `remote-config serve` on a free loopback port with an embedded PostgreSQL in a new temporary data dir,
 gives it data so every route has something to answer (project `shop-app`, a client key for it, two published
@@ -7,12 +7,12 @@ versions, a draft, a spare key that revokeApiKey may delete), writes the connect
 assignments to --env-file, and then waits. On SIGTERM or SIGINT, or when its standard input ends, it stops the
 server (SIGTERM: the server stops its PostgreSQL) and removes the data dir.
 
-    Benchmarks/drills/schemathesis_server.py --binary .build/debug/remote-config --env-file FILE
+    server/Benchmarks/drills/schemathesis_server.py --binary server/.build/debug/remote-config --env-file FILE
 """
 import argparse, json, os, shlex, shutil, signal, subprocess, sys, threading
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import TOKEN, call, start_server  # noqa: E402
+from common import DEBUG_BINARY, TOKEN, call, start_server  # noqa: E402
 
 PROJECT = "shop-app"
 
@@ -75,7 +75,7 @@ def seed(base):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=".build/debug/remote-config")
+    parser.add_argument("--binary", default=DEBUG_BINARY)
     parser.add_argument("--env-file", required=True)
     options = parser.parse_args()
 

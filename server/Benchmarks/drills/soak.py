@@ -5,12 +5,12 @@ Fetches with varied contexts from several workers, a publish every second, and m
 streams. Fails (exit 1) on any error, or when the server's resident memory at the end is more than 10%
 above the sample taken after the first sixth of the run (after the first minute for a 10-minute run).
 
-    Benchmarks/drills/soak.py --duration 60 --streams 200      # the CI version (scripts/test runs it)
-    Benchmarks/drills/soak.py --duration 600 --streams 1000    # the full soak
+    server/Benchmarks/drills/soak.py --duration 60 --streams 200      # the CI version (scripts/test runs it)
+    server/Benchmarks/drills/soak.py --duration 600 --streams 1000    # the full soak
 """
 import argparse, json, os, random, resource, selectors, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.dirname(__file__))
-from common import TOKEN, call, start_server  # noqa: E402
+from common import DEBUG_BINARY, TOKEN, call, start_server  # noqa: E402
 
 
 def rss_kib(pid):
@@ -23,7 +23,7 @@ def rss_kib(pid):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=".build/debug/remote-config")
+    parser.add_argument("--binary", default=DEBUG_BINARY)
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--streams", type=int, default=200)
     parser.add_argument("--workers", type=int, default=3)

@@ -15,7 +15,7 @@ nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) me
 and prints req/s, p50 and p99 for each, then the ratios (best of the passes). Loopback only; every run is
 bounded by its duration; the server and nginx are stopped and the temporary files removed.
 
-    python3 Benchmarks/fetch/fetch_bench.py --binary .build/release/remote-config
+    python3 server/Benchmarks/fetch/fetch_bench.py --binary server/.build/release/remote-config
 """
 
 from __future__ import annotations

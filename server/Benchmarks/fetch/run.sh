@@ -2,9 +2,9 @@
 # Fetch hot path against nginx, alternating in one run: req/s, p50 and p99 for fetch 200, fetch 304,
 # nginx 200, nginx 304 and /healthz, then the ratios. Installs wrk and nginx with apt-get when missing.
 #
-#   Benchmarks/fetch/run.sh                          # release build (swift build -c release), 2 passes of 10 s
-#   Benchmarks/fetch/run.sh --binary PATH            # any remote-config executable (e.g. a reference build)
-#   Benchmarks/fetch/run.sh --duration 5 --passes 3  # other arguments go to fetch_bench.py (--help)
+#   server/Benchmarks/fetch/run.sh                          # release build (swift build -c release), 2 passes of 10 s
+#   server/Benchmarks/fetch/run.sh --binary PATH            # any remote-config executable (e.g. a reference build)
+#   server/Benchmarks/fetch/run.sh --duration 5 --passes 3  # other arguments go to fetch_bench.py (--help)
 #
 # Loopback only; the server and nginx get temporary directories that are removed.
 set -euo pipefail

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Idle realtime streams benchmark: memory per idle stream and publish-to-last-event latency.
 #
-#   Benchmarks/streams/run.sh                         # release build (swift build -c release), 10,000 streams
-#   Benchmarks/streams/run.sh --debug -n 1000         # the existing debug binary, 1,000 streams
-#   Benchmarks/streams/run.sh --binary PATH -n 10000  # any remote-config executable
+#   server/Benchmarks/streams/run.sh                         # release build (swift build -c release), 10,000 streams
+#   server/Benchmarks/streams/run.sh --debug -n 1000         # the existing debug binary, 1,000 streams
+#   server/Benchmarks/streams/run.sh --binary PATH -n 10000  # any remote-config executable
 #
 # Every other argument goes to stream_load.py (see `--help` there): -n/--streams, --concurrency,
 # --timeout, --json FILE, ... Loopback only; the server gets a temporary data dir that is removed.

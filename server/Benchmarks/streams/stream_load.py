@@ -7,7 +7,7 @@ RSS before and after, publishes a new version and measures, per stream, the time
 receiving `id: 2`. Loopback only, standard library only, bounded in time; it always closes every
 connection, stops the server with SIGTERM and removes the data dir.
 
-    python3 Benchmarks/streams/stream_load.py --binary .build/debug/remote-config --streams 10000
+    python3 server/Benchmarks/streams/stream_load.py --binary server/.build/debug/remote-config --streams 10000
 
 See README.md next to this file.
 """

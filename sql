@@ -1,0 +1,1 @@
+server/Sources/RemoteConfigStore/Migrations
