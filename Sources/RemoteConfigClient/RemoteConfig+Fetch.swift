@@ -142,7 +142,10 @@ extension RemoteConfig {
         let data: Data
         let response: HTTPURLResponse
         do {
-            (data, response) = try await transport.send(request)
+            // `timeoutInterval` above bounds only the silence between packets; the deadline bounds the whole
+            // request, so a server that accepts and never (or barely) answers fails the fetch after `timeout`.
+            let (transport, request) = (self.transport, request)
+            (data, response) = try await withDeadline(seconds: timeout) { try await transport.send(request) }
         } catch {
             throw recordFailure(.from(transportError: error))
         }

@@ -23,7 +23,8 @@ public enum RemoteConfigError: Error, Sendable, Hashable, LocalizedError {
     /// The device has no usable network: the `URLError` code (`notConnectedToInternet`, `dataNotAllowed`,
     /// `internationalRoamingOff`, `callIsActive`).
     case offline(URLError.Code)
-    /// No answer came within `fetchTimeout` (`URLError.timedOut`).
+    /// No complete answer came within `fetchTimeout`, whether or not the server accepted the connection
+    /// (`URLError.timedOut`).
     case timedOut
     /// The network works but the server could not be reached or the connection failed: the `URLError` code says how
     /// (`cannotConnectToHost` for a refused connection, `networkConnectionLost` for one closed before the answer,
