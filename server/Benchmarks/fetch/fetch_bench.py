@@ -153,7 +153,35 @@ def write_wrk_script(path: str, requests: list[tuple[str, str, dict, str | None]
         script.write("\n".join(lines) + "\n" + LUA_LIBRARY)
 
 
-def run_wrk(url: str, script: str, duration: int, connections: int, threads: int) -> dict:
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time of these processes (all their threads), from /proc."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as file:
+            fields = file.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (nginx's worker under its master)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as file:
+                    if int(file.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def run_wrk(url: str, script: str, duration: int, connections: int, threads: int,
+            measured: list[int] | None = None) -> dict:
+    """Runs wrk; with `measured`, also the CPU those processes used per request (µs), which machine noise
+    (other processes on the cores) disturbs far less than req/s."""
+    before = cpu_seconds(measured) if measured else 0.0
     output = subprocess.run(
         ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s", "--timeout", "5s",
          "-s", script, url],
@@ -161,7 +189,10 @@ def run_wrk(url: str, script: str, duration: int, connections: int, threads: int
     )
     for line in output.stdout.splitlines():
         if line.startswith("{"):
-            return json.loads(line)
+            result = json.loads(line)
+            if measured:
+                result["cpu_us"] = (cpu_seconds(measured) - before) * 1e6 / max(result["requests"], 1)
+            return result
     raise RuntimeError(f"wrk printed no summary:\n{output.stdout}\n{output.stderr}")
 
 
@@ -226,6 +257,8 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--contexts", type=int, default=200)
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--only", help="run just these scenarios, comma-separated (e.g. 'fetch 304' while "
+                                       "`perf record -g -p PID` profiles the server whose PID is logged)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (apt-get install wrk); run.sh installs it")
@@ -272,6 +305,7 @@ def main() -> None:
             f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))} bytes")
 
         nginx, nginx_port = start_nginx(root, work)
+        measured = {"ours": [server.pid], "nginx": [nginx.pid] + children(nginx.pid)}
         for index in range(args.contexts):
             _, response_headers, _ = call("GET", f"http://{HOST}:{nginx_port}/{index}.json")
             nginx_200.append(("GET", f"/{index}.json", {}, None))
@@ -289,15 +323,22 @@ def main() -> None:
         run_wrk(base, scripts["fetch 200"], 2, args.connections, args.threads)
         run_wrk(targets["nginx 200"], scripts["nginx 200"], 2, args.connections, args.threads)
 
-        results: dict[str, list[dict]] = {name: [] for name in scripts}
+        order = ["fetch 200", "nginx 200", "fetch 304", "nginx 304", "healthz"]
+        if args.only:
+            order = [name.strip() for name in args.only.split(",")]
+            log(f"server PID {server.pid}; running only {order}")
+        results: dict[str, list[dict]] = {name: [] for name in order}
         for number in range(1, args.passes + 1):
-            for name in ["fetch 200", "nginx 200", "fetch 304", "nginx 304", "healthz"]:
-                result = run_wrk(targets[name], scripts[name], args.duration, args.connections, args.threads)
+            for name in order:
+                result = run_wrk(targets[name], scripts[name], args.duration, args.connections, args.threads,
+                                 measured["nginx" if name.startswith("nginx") else "ours"])
                 results[name].append(result)
                 bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
                     if result["errors"] or result["non2xx3xx"] else ""
                 log(f"pass {number} {name:9}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
-                    f"p99 {result['p99_ms']:6.2f} ms{bad}")
+                    f"p99 {result['p99_ms']:6.2f} ms  CPU {result['cpu_us']:5.1f} µs/req{bad}")
+        if args.only:
+            return
         report(results, args)
         failed = [name for name, runs in results.items() if any(r["errors"] or r["non2xx3xx"] for r in runs)]
         if failed:
@@ -325,16 +366,20 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
     print(f"\nfetch benchmark: {args.contexts} contexts, {args.connections} connections, {args.threads} wrk "
           f"threads, {args.passes} alternating passes of {args.duration} s; {time.strftime('%Y-%m-%d %H:%M')}, "
           f"{os.cpu_count()} cores")
-    print(f"{'':10} {'req/s (each pass)':>28} {'p50 ms':>8} {'p99 ms':>8}")
+    cpu = {name: min(r["cpu_us"] for r in runs) for name, runs in results.items()}
+    print(f"{'':10} {'req/s (each pass)':>28} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs/req':>11}")
     for name, runs in results.items():
         rates = " / ".join(f"{r['rps']:.0f}" for r in runs)
-        print(f"{name:10} {rates:>28} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f}")
+        print(f"{name:10} {rates:>28} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
     ratios = {
         "fetch 200 / nginx 200 (target >= 0.45)": best["fetch 200"]["rps"] / best["nginx 200"]["rps"],
         "fetch 304 / nginx 304 (target >= 0.6)": best["fetch 304"]["rps"] / best["nginx 304"]["rps"],
         "fetch 304 / fetch 200 (a 304 is cheaper)": best["fetch 304"]["rps"] / best["fetch 200"]["rps"],
         "fetch p99 / nginx p99 (target <= 3)": best["fetch 200"]["p99_ms"] / best["nginx 200"]["p99_ms"],
         "healthz / nginx 200": best["healthz"]["rps"] / best["nginx 200"]["rps"],
+        "CPU per request: fetch 304 / fetch 200": cpu["fetch 304"] / cpu["fetch 200"],
+        "CPU per request: fetch 200 / nginx 200": cpu["fetch 200"] / cpu["nginx 200"],
+        "CPU per request: fetch 304 / nginx 304": cpu["fetch 304"] / cpu["nginx 304"],
     }
     print()
     for name, value in ratios.items():

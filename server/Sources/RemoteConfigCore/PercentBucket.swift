@@ -10,18 +10,29 @@ public enum PercentBucket {
     /// SHA-256 of UTF-8 `seed + "." + appInstanceId` (just `appInstanceId` when the seed is
     /// empty), read as a big-endian unsigned integer, modulo 100,000,000.
     public static func bucket(seed: String, appInstanceId: String) -> UInt64 {
+        // Straight from the strings' UTF-8 storage into the hash, and the digest read in place: copying them
+        // into arrays cost several times the hashing itself on the fetch path.
         var hasher = SHA256()
         if !seed.isEmpty {
-            hasher.update(data: Array(seed.utf8))
-            hasher.update(data: [UInt8(ascii: ".")])
+            update(&hasher, seed)
+            withUnsafeBytes(of: UInt8(ascii: ".")) { hasher.update(bufferPointer: $0) }
         }
-        hasher.update(data: Array(appInstanceId.utf8))
-        // (a * 256 + b) mod m, byte by byte: the 256-bit number is never materialised.
-        var remainder: UInt64 = 0
-        for byte in hasher.finalize() {
-            remainder = (remainder << 8 | UInt64(byte)) % bucketCount
+        update(&hasher, appInstanceId)
+        return hasher.finalize().withUnsafeBytes { digest in
+            // (a * 2^32 + b) mod m, four bytes at a time (m < 2^27, so nothing overflows): the 256-bit number
+            // is never materialised.
+            var remainder: UInt64 = 0
+            for offset in stride(from: 0, to: digest.count, by: 4) {
+                let word = digest.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian
+                remainder = (remainder << 32 | UInt64(word)) % bucketCount
+            }
+            return remainder
         }
-        return remainder
+    }
+
+    private static func update(_ hasher: inout SHA256, _ text: String) {
+        var text = text
+        text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether a bucket satisfies a `percent` range (N percent is the bucket N × 1,000,000).

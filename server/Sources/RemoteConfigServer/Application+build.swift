@@ -81,6 +81,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     let templates = TemplatesController(environment: environment, auth: auth)
     templates.addRoutes(to: routes)
     DraftsController(environment: environment, templatesController: templates).addRoutes(to: routes)
+    PreviewController(environment: environment, templatesController: templates).addRoutes(to: routes)
     AuditLogController(environment: environment, auth: auth, templates: templates).addRoutes(to: routes)
     return router
 }

@@ -13,6 +13,21 @@ struct JSONValueTests {
         #expect(value.jsonString == text)
     }
 
+    @Test("a repeated key is refused in small and in large objects", arguments: [2, 15, 16, 17, 40])
+    func duplicateKeys(members: Int) throws {
+        let keys = (0..<members).map { "\"k\($0)\":\($0)" }
+        #expect(try JSONValue(parsing: "{" + keys.joined(separator: ",") + "}").objectValue?.count == members)
+        for repeated in [0, members - 1] {
+            let text = "{" + (keys + ["\"k\(repeated)\":0"]).joined(separator: ",") + "}"
+            #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+            do {
+                _ = try JSONValue(parsing: text)
+            } catch {
+                #expect(error.message == "duplicate key \"k\(repeated)\"")
+            }
+        }
+    }
+
     @Test("strings: escapes, unicode and surrogate pairs decode and re-encode")
     func strings() throws {
         let value = try JSONValue(parsing: #""a\"b\\c\/d\n\t\u00e9\ud83d\ude0a😊\u0001""#)

@@ -21,6 +21,7 @@ import Testing
         "POST /v1/projects/{p}/remoteConfig:rollback": ("editor", true),
         "GET /v1/projects/{p}/remoteConfig:downloadDefaults": ("viewer", true),
         "GET /v1/projects/{p}/remoteConfig:diff": ("viewer", true),
+        "POST /v1/projects/{p}/remoteConfig:evaluate": ("viewer", true),
         "GET /v1/projects/{p}/auditLog": ("viewer", true),
         "GET /v1/auditLog": ("admin", false),
         "GET /v1/projects/{p}/remoteConfig/draft": ("viewer", true),

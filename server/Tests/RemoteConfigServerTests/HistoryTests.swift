@@ -15,22 +15,27 @@ import Testing
             }
             let base = "/v1/projects/shop-app/remoteConfig:listVersions"
             let first = try await app.call(.get, base + "?pageSize=2")
-            let numbers = { (reply: TestApp.Reply) in
-                (reply.json["versions"] as? [[String: Any]])?.compactMap { $0["versionNumber"] as? String } ?? []
+            // An error answer, or one without `versions`, fails here rather than passing as an empty page.
+            let numbers = { (reply: TestApp.Reply) throws -> [String] in
+                #expect(reply.status == 200, "\(reply.text)")
+                let versions = try #require(reply.json["versions"] as? [[String: Any]], "\(reply.text)")
+                return versions.compactMap { $0["versionNumber"] as? String }
             }
-            #expect(numbers(first) == ["5", "4"])
+            #expect(try numbers(first) == ["5", "4"])
             let token = try #require(first.json["nextPageToken"] as? String)
             let second = try await app.call(.get, base + "?pageSize=2&pageToken=\(token)")
-            #expect(numbers(second) == ["3", "2"])
+            #expect(try numbers(second) == ["3", "2"])
             let third = try await app.call(
                 .get, base + "?pageSize=2&pageToken=\(second.json["nextPageToken"] as! String)")
-            #expect(numbers(third) == ["1"])
+            #expect(try numbers(third) == ["1"])
             #expect(third.json["nextPageToken"] == nil)
-            #expect(numbers(try await app.call(.get, base + "?endVersionNumber=3")) == ["3", "2", "1"])
+            #expect(try numbers(try await app.call(.get, base + "?endVersionNumber=3")) == ["3", "2", "1"])
             #expect(
-                numbers(try await app.call(.get, base + "?startTime=2000-01-01T00:00:00Z&endTime=2999-01-01T00:00:00Z"))
-                    .count == 5)
-            #expect(numbers(try await app.call(.get, base + "?endTime=2000-01-01T00:00:00Z")).isEmpty)
+                try numbers(
+                    try await app.call(.get, base + "?startTime=2000-01-01T00:00:00Z&endTime=2999-01-01T00:00:00Z")
+                )
+                .count == 5)
+            #expect(try numbers(try await app.call(.get, base + "?endTime=2000-01-01T00:00:00Z")).isEmpty)
             #expect(try await app.call(.get, base + "?pageSize=0").status == 400)
             #expect(try await app.call(.get, base + "?startTime=yesterday").status == 400)
 
@@ -176,8 +181,10 @@ import Testing
             let start = ContinuousClock.now
             let page = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions?pageSize=100")
             let elapsed = ContinuousClock.now - start
-            let numbers = (page.json["versions"] as? [[String: Any]])?.compactMap { $0["versionNumber"] as? String }
-            #expect(numbers?.first == "10000" && numbers?.count == 100)
+            #expect(page.status == 200, "\(page.text)")
+            let versions = try #require(page.json["versions"] as? [[String: Any]], "\(page.text)")
+            let numbers = versions.compactMap { $0["versionNumber"] as? String }
+            #expect(numbers.first == "10000" && numbers.count == 100)
             // Reported, not asserted: timing belongs to benchmarks, the plan is what must hold.
             print("listVersions newest page of 10,000 versions: \(elapsed)")
             let plan = try await app.database.run { client in

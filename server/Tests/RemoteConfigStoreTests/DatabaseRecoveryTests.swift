@@ -14,13 +14,7 @@ import _ConnectionPoolModule
     static func withDatabase(
         deadline: Duration, _ body: @Sendable (Database) async throws -> Void
     ) async throws {
-        let url = try await TestCluster.shared.makeDatabase()
-        let database = Database(url: url, logger: logger, deadline: deadline, maximumConnections: 4)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await database.run() }
-            defer { group.cancelAll() }
-            try await body(database)
-        }
+        try await withRunningDatabase(deadline: deadline, body)
     }
 
     static func sleep(_ database: Database, seconds: Double) async throws -> Int {

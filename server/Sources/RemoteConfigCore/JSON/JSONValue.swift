@@ -135,6 +135,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Makes room for `count` members.
+    mutating func reserveCapacity(_ count: Int) {
+        members.reserveCapacity(count)
+    }
+
     /// Appends a member without checking for an existing key (the caller guarantees uniqueness).
     mutating func appendUnchecked(key: String, value: JSONValue) {
         members.append(Member(key: key, value: value))

@@ -1,4 +1,5 @@
 import Crypto
+import HTTPTypes
 import NIOConcurrencyHelpers
 import NIOCore
 import RemoteConfigCore
@@ -16,6 +17,38 @@ final class FetchAnswers: Sendable {
         let etag: String
         /// The JSON body of a 200.
         let body: ByteBuffer
+        /// The status line and headers of a 200 and of a 304, rendered once: the front writes them as they
+        /// are, followed by the request id (see `headers(notModified:)` for the same fields as `HTTPFields`).
+        let okHead: ByteBuffer
+        let notModifiedHead: ByteBuffer
+
+        init(state: FetchState, etag: String, body: ByteBuffer) {
+            self.state = state
+            self.etag = etag
+            self.body = body
+            var okHead = ByteBuffer()
+            okHead.writeString("HTTP/1.1 200 OK\r\n")
+            for field in Self.headers(etag: etag, notModified: false) {
+                okHead.writeString("\(field.name.rawName): \(field.value)\r\n")
+            }
+            okHead.writeString("Content-Length: \(body.readableBytes)\r\n")
+            var notModifiedHead = ByteBuffer()
+            notModifiedHead.writeString("HTTP/1.1 304 Not Modified\r\n")
+            for field in Self.headers(etag: etag, notModified: true) {
+                notModifiedHead.writeString("\(field.name.rawName): \(field.value)\r\n")
+            }
+            self.okHead = okHead
+            self.notModifiedHead = notModifiedHead
+        }
+
+        /// The headers of this answer's 200 or 304 (without `Content-Length`).
+        func headers(notModified: Bool) -> HTTPFields { Self.headers(etag: etag, notModified: notModified) }
+
+        private static func headers(etag: String, notModified: Bool) -> HTTPFields {
+            var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+            if !notModified { headers[.contentType] = "application/json; charset=utf-8" }
+            return headers
+        }
     }
 
     /// The answer before anything is published.

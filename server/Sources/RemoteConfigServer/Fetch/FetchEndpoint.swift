@@ -19,10 +19,20 @@ struct FetchCall: Sendable {
 /// What to answer a fetch: status, headers and body (none for a 304).
 struct FetchReply: Sendable {
     var status: HTTPResponse.Status
-    var headers: HTTPFields
+    /// The headers of an error reply; an answer's come from `answer`.
+    var errorHeaders: HTTPFields = [:]
     var body: ByteBuffer?
-    /// The answer's state when it was a 200 or 304, for `rc_fetches_total`.
-    var state: FetchState?
+    /// The answer, for a 200 or 304: its state (for `rc_fetches_total`) and its pre-rendered head.
+    var answer: FetchAnswers.Answer?
+
+    /// The response headers (without `Content-Length`).
+    var headers: HTTPFields { answer?.headers(notModified: status == .notModified) ?? errorHeaders }
+
+    /// The status line and headers as they go on the wire, when rendered in advance (an answer's).
+    var renderedHead: ByteBuffer? {
+        guard let answer else { return nil }
+        return status == .notModified ? answer.notModifiedHead : answer.okHead
+    }
 }
 
 /// `remoteConfig:fetch`, the hot path: the client key from memory, the caller's answer from the
@@ -81,7 +91,7 @@ final class FetchEndpoint: Sendable {
             step = .done(Self.reply(error))
         } catch is CancellationError {
             // The client left before its answer was ready: nothing to send; nginx's 499 for the log.
-            step = .done(FetchReply(status: .init(code: 499, reasonPhrase: "Client Closed Request"), headers: [:]))
+            step = .done(FetchReply(status: .init(code: 499, reasonPhrase: "Client Closed Request")))
         } catch let error as StoreError {
             metrics.databaseError()
             step = .done(Self.reply(.unavailable("the database is unavailable; retry shortly (\(error))")))
@@ -134,20 +144,18 @@ final class FetchEndpoint: Sendable {
     }
 
     private func reply(_ answer: FetchAnswers.Answer, ifNoneMatch: String?) -> FetchReply {
-        var headers: HTTPFields = [.eTag: answer.etag, .cacheControl: "private, no-cache"]
         if let ifNoneMatch, FetchAnswers.matches(ifNoneMatch, answer.etag) {
             metrics.fetch(state: answer.state.rawValue, notModified: true)
-            return FetchReply(status: .notModified, headers: headers, body: nil, state: answer.state)
+            return FetchReply(status: .notModified, body: nil, answer: answer)
         }
         metrics.fetch(state: answer.state.rawValue, notModified: false)
-        headers[.contentType] = "application/json; charset=utf-8"
-        return FetchReply(status: .ok, headers: headers, body: answer.body, state: answer.state)
+        return FetchReply(status: .ok, body: answer.body, answer: answer)
     }
 
     /// An error in the API's shape.
     static func reply(_ error: APIError) -> FetchReply {
         var headers = error.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return FetchReply(status: error.status, headers: headers, body: error.encodedBody(), state: nil)
+        return FetchReply(status: error.status, errorHeaders: headers, body: error.encodedBody())
     }
 }

@@ -216,21 +216,23 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        let close = head.close || reply.headers[.connection] == "close"
-        var out = context.channel.allocator.buffer(capacity: 320)
-        out.writeString("HTTP/1.1 \(status) \(reply.status.reasonPhrase)\r\n")
-        for field in reply.headers where field.name != .connection {
-            out.writeString("\(field.name.rawName): \(field.value)\r\n")
-        }
-        out.writeString("X-Request-Id: \(requestID)\r\n")
-        if close { out.writeString("Connection: close\r\n") }
+        let close = head.close || reply.errorHeaders[.connection] == "close"
         let body = reply.status == .notModified ? nil : reply.body
-        if reply.status != .notModified { out.writeString("Content-Length: \(body?.readableBytes ?? 0)\r\n") }
-        out.writeString("\r\n")
-        if let body, body.readableBytes > 0 {
-            context.write(wrapOutboundOut(out), promise: nil)
-            out = body
+        // One buffer, one write: head, request id and body together.
+        var out = context.channel.allocator.buffer(capacity: 384 + (body?.readableBytes ?? 0))
+        if let rendered = reply.renderedHead {
+            out.writeImmutableBuffer(rendered)
+        } else {
+            out.writeString("HTTP/1.1 \(status) \(reply.status.reasonPhrase)\r\n")
+            for field in reply.headers where field.name != .connection {
+                out.writeString("\(field.name.rawName): \(field.value)\r\n")
+            }
+            if reply.status != .notModified { out.writeString("Content-Length: \(body?.readableBytes ?? 0)\r\n") }
         }
+        out.writeString("X-Request-Id: ")
+        out.writeString(requestID)
+        out.writeString(close ? "\r\nConnection: close\r\n\r\n" : "\r\n\r\n")
+        if let body { out.writeImmutableBuffer(body) }
         if close {
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }

@@ -4,8 +4,11 @@ import RemoteConfigCore
 
 /// The body of `remoteConfig:fetch`, checked field by field and turned into a `FetchContext`.
 enum FetchRequest {
-    /// Parses `bytes`; 400 naming the field for anything malformed.
-    static func context(from bytes: some Collection<UInt8>, now: Date) throws -> FetchContext {
+    /// Parses `bytes`; 400 naming the field for anything malformed. A preview may leave out the instance id
+    /// (`requireInstanceId: false`): percent and instance conditions are then unknown.
+    static func context(from bytes: some Collection<UInt8>, now: Date, requireInstanceId: Bool = true) throws
+        -> FetchContext
+    {
         let object: JSONObject
         do {
             guard case .object(let parsed) = try JSONValue(parsing: bytes) else {
@@ -17,10 +20,11 @@ enum FetchRequest {
                 "body", reason: "MALFORMED_JSON", "the request body is not valid JSON: \(error)")
         }
         var context = FetchContext(now: now)
-        guard let instance = try string(object, "appInstanceId", maxLength: 256), !instance.isEmpty else {
+        let instance = try string(object, "appInstanceId", maxLength: 256)
+        if instance?.isEmpty ?? true, requireInstanceId {
             throw APIError.invalidField("appInstanceId", reason: "REQUIRED", "appInstanceId is required")
         }
-        context.appInstanceId = instance
+        context.appInstanceId = instance?.isEmpty == false ? instance : nil
         context.appId = try string(object, "appId", maxLength: 256)
         if let platform = try string(object, "platform", maxLength: 16) {
             guard let value = Platform(caseInsensitive: platform) else {

@@ -34,6 +34,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
                 try pipeline.addHandler(front, position: .after(watcher))
             }
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+            try pipeline.addHandler(ProtocolErrorResponder(), position: .before(codec))
             try pipeline.addHandler(RequestLifecycleWatcher(deadlines: deadlines), position: .after(codec))
             return value
         }

@@ -1,0 +1,71 @@
+import NIOCore
+import NIOHTTP1
+
+/// Answers a request NIO's HTTP parser rejects (a head over the 80 KiB limit, malformed HTTP) in the API's
+/// JSON error shape, then lets the connection close.
+///
+/// Hummingbird answers such a request with a bare `400` and no body; this handler sits between NIO's
+/// parser and Hummingbird, answers first, and keeps the error from reaching Hummingbird so only one answer
+/// goes out. As with NIO's own protocol error handler, no answer is written when a response has already
+/// started on the connection: the parser's error closes it either way.
+final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private var hasUnterminatedResponse = false
+    private var answered = false
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        guard !hasUnterminatedResponse, !answered else {
+            context.fireErrorCaught(error)
+            return
+        }
+        answered = true
+        let (status, body) = Self.answer(parserError)
+        let headers = HTTPHeaders([
+            ("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(body.readableBytes)),
+            ("X-Request-Id", RequestID.make()), ("Connection", "close"),
+        ])
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head) where (100..<200).contains(head.status.code): break  // 1xx: the response follows
+        case .head: hasUnterminatedResponse = true
+        case .body: break
+        case .end: hasUnterminatedResponse = false
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// The status and JSON body for a parser error (fixed text: nothing of the request is echoed).
+    static func answer(_ error: HTTPParserError) -> (HTTPResponseStatus, ByteBuffer) {
+        let (status, name, message, field, reason): (HTTPResponseStatus, String, String, String, String)
+        switch error {
+        case .headerOverflow:
+            (status, name, message, field, reason) = (
+                .requestHeaderFieldsTooLarge, "REQUEST_HEADERS_TOO_LARGE",
+                "the request head is larger than the server accepts (80 KiB)", "headers", "HEADERS_TOO_LARGE"
+            )
+        default:
+            (status, name, message, field, reason) = (
+                .badRequest, "INVALID_ARGUMENT", "the request is not valid HTTP/1.1", "request", "MALFORMED_HTTP"
+            )
+        }
+        let text =
+            #"{"error":{"code":\#(status.code),"status":"\#(name)","message":"\#(message)","#
+            + #""details":[{"field":"\#(field)","reason":"\#(reason)"}]}}"#
+        return (status, ByteBuffer(string: text))
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// `remoteConfig:evaluate`: what a fetch with a given context would answer from the published template, a
+/// version or the draft, and why (each parameter's source, each condition's truth). It evaluates with the
+/// fetch path's own tables (`CompiledTemplate.explain`) and stores nothing.
+struct PreviewController {
+    let environment: AppEnvironment
+    let templatesController: TemplatesController
+
+    func addRoutes(to routes: Routes) {
+        routes.post("/v1/projects/{p}/remoteConfig:evaluate", use: evaluate)
+    }
+
+    @Sendable func evaluate(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let object: JSONObject
+        do {
+            guard case .object(let parsed) = try JSONValue(parsing: body.readableBytesView) else {
+                throw APIError.invalidField("body", reason: "NOT_AN_OBJECT", "the request body must be a JSON object")
+            }
+            object = parsed
+        } catch let error as JSONParseError {
+            throw APIError.invalidField(
+                "body", reason: "MALFORMED_JSON", "the request body is not valid JSON: \(error)")
+        }
+        for key in object.keys where key != "context" && key != "versionNumber" {
+            throw APIError.invalidField(key, reason: "UNKNOWN_FIELD", "\(key) is not a field of a preview request")
+        }
+        let caller = try Self.context(object["context"])
+        let compiled = try await template(project, version: object["versionNumber"])
+        return TemplateHTTP.response(Self.json(compiled, caller))
+    }
+
+    /// The caller: the fetch body's fields, checked as a fetch checks them, but the instance id may be absent.
+    private static func context(_ value: JSONValue?) throws -> FetchContext {
+        guard let value, value != .null else { return FetchContext(now: Date()) }
+        guard case .object = value else {
+            throw APIError.invalidField("context", reason: "NOT_AN_OBJECT", "context must be an object")
+        }
+        do {
+            return try FetchRequest.context(from: value.jsonBytes(), now: Date(), requireInstanceId: false)
+        } catch var error as APIError {
+            error.details = error.details.map { detail in
+                var detail = detail
+                detail.field = "context." + detail.field
+                return detail
+            }
+            throw error
+        }
+    }
+
+    /// The template to evaluate, compiled; nil when nothing is published and no version was named.
+    private func template(_ project: String, version: JSONValue?) async throws -> CompiledTemplate? {
+        switch version {
+        case nil, .null?:
+            if let compiled = environment.published.entry(project)?.answers?.compiled { return compiled }
+            guard let stored = try await environment.templates.latest(project) else { return nil }
+            return try compile(stored.templateJSON, version: stored.versionNumber)
+        case .string("draft")?:
+            if let draft = try await environment.drafts.get(project) {
+                return try compile(draft.templateJSON, version: nil)
+            }
+            // No draft yet: a draft read answers a copy of the published template, so preview that.
+            return try await template(project, version: nil)
+        case .string(let text)?:
+            guard let number = try TemplateHTTP.versionNumber(text, field: "versionNumber") else {
+                return try await template(project, version: nil)
+            }
+            guard let stored = try await environment.templates.version(project, number) else {
+                throw APIError.notFound("version \(number) of \(project) not found")
+            }
+            return try compile(stored.templateJSON, version: stored.versionNumber)
+        default:
+            throw APIError.invalidField(
+                "versionNumber", reason: "INVALID_VERSION", "versionNumber must be a version number or \"draft\"")
+        }
+    }
+
+    private func compile(_ json: String, version: Int64?) throws -> CompiledTemplate {
+        var template = try TemplateHTTP.decodeTemplate(Array(json.utf8))
+        template.version = version.map { TemplateVersion(versionNumber: String($0)) }
+        do {
+            return try CompiledTemplate(template)
+        } catch {
+            // Only a draft can hold a condition that does not compile: published ones were checked.
+            throw APIError.invalidField(
+                "conditions", reason: "INVALID_EXPRESSION", "the template's conditions do not compile: \(error)")
+        }
+    }
+
+    /// The answer: what a fetch would get, and why.
+    private static func json(_ compiled: CompiledTemplate?, _ caller: FetchContext) -> JSONObject {
+        guard let compiled else {
+            return [
+                "entries": .object([:]), "state": .string(FetchState.noTemplate.rawValue),
+                "parameters": .object([:]), "conditions": .object([:]),
+            ]
+        }
+        let explanation = compiled.explain(caller)
+        var entries = JSONObject()
+        for entry in explanation.result.entries { entries[entry.key] = .string(entry.value) }
+        var parameters = JSONObject()
+        for outcome in explanation.parameters {
+            var item: JSONObject = ["source": .string(outcome.source.rawValue)]
+            if let value = outcome.value { item["value"] = .string(value) }
+            if let condition = outcome.condition { item["condition"] = .string(condition) }
+            parameters[outcome.key] = .object(item)
+        }
+        var conditions = JSONObject()
+        for (name, truth) in explanation.conditions where conditions[name] == nil {
+            conditions[name] =
+                switch truth {
+                case .true: .bool(true)
+                case .false: .bool(false)
+                case .unknown: .null
+                }
+        }
+        var object: JSONObject = [
+            "entries": .object(entries), "state": .string(explanation.result.state.rawValue),
+            "parameters": .object(parameters), "conditions": .object(conditions),
+        ]
+        if let version = explanation.result.templateVersion { object["templateVersion"] = .string(version) }
+        return object
+    }
+}
