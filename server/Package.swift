@@ -37,6 +37,7 @@ let package = Package(
             dependencies: [
                 "CRE2Shim",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "RemoteConfigVersions", package: "remote-config"),
             ]
         ),
         // PostgreSQL: migrations, stores, embedded cluster, notifications.
@@ -104,7 +105,9 @@ let package = Package(
             ],
             path: "Tests/RemoteConfigTestSupport"
         ),
-        .testTarget(name: "RemoteConfigCoreTests", dependencies: ["RemoteConfigCore"]),
+        .testTarget(
+            name: "RemoteConfigCoreTests",
+            dependencies: ["RemoteConfigCore", .product(name: "RemoteConfigVersions", package: "remote-config")]),
         .testTarget(
             name: "RemoteConfigStoreTests",
             dependencies: [

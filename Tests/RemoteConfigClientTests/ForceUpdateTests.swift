@@ -1,5 +1,7 @@
 import Foundation
+import RemoteConfigVersions
 import Testing
+import VersionTableFixture
 
 @testable import RemoteConfigClient
 
@@ -151,7 +153,7 @@ private enum Template: CaseIterable {
     @Test func unparseableVersions() {
         let parameters = ForceUpdateParameters(
             currentVersion: "2.3.0", requireForceUpdate: false, minSupportedVersion: "2.0.0", storeURL: nil)
-        for version in ["2.1-beta", "", "v2", "1..2", "1.2.3.4.5.6"] {
+        for version in ["2.1-beta", "v2", "1.2.3.4.5.6", "x"] {
             #expect(parameters.decision(appVersion: version) == .upToDate, "app version \(version)")
         }
         var forced = parameters
@@ -175,22 +177,17 @@ private enum Template: CaseIterable {
         #expect(config.checkForUpdate() == .updateRequired(storeURL: nil))
     }
 
-    @Test(arguments: [
-        ("2.1", "2.1.0", 0), ("1.0.0", "1.0.1", -1), ("1.10", "1.9", 1), ("0.0.0.0.1", "0", 1),
-        ("01.2", "1.2", 0), ("18446744073709551615", "1", 1),
-    ])
-    func versionComparison(lhs: String, rhs: String, order: Int) throws {
-        let left = try #require(AppVersion(lhs))
-        let right = try #require(AppVersion(rhs))
-        #expect((left < right ? -1 : left == right ? 0 : 1) == order)
-    }
-
-    @Test(arguments: [
-        "", ".", "1.", ".1", "1..2", "a", "1.a", "-1", "+1", " 1", "1 ", "1.2.3.4.5.6", "18446744073709551616",
-    ])
-    func invalidVersions(text: String) {
-        #expect(AppVersion(text) == nil)
-        #expect(!AppVersion.isVersion(text, below: "99"))
-        #expect(!AppVersion.isVersion("0", below: text))
+    /// The shared table: the SDK compares versions exactly as the server's conditions do.
+    @Test(arguments: VersionTable.pairs)
+    func versionsCompareAsTheServerDoes(pair: VersionTable.Pair) {
+        guard let order = pair.order else {
+            #expect(AppVersion(pair.a) == nil || AppVersion(pair.b) == nil)
+            #expect(!AppVersion.isVersion(pair.a, below: pair.b) && !AppVersion.isVersion(pair.b, below: pair.a))
+            return
+        }
+        let a = AppVersion(pair.a)!
+        let b = AppVersion(pair.b)!
+        #expect((a < b ? -1 : a == b ? 0 : 1) == order)
+        #expect(a.version == SemanticVersion(pair.a))
     }
 }

@@ -76,9 +76,12 @@ import Testing
         let source = work.appendingPathComponent("main.swift")
         try Self.script.write(to: source, atomically: true, encoding: .utf8)
 
-        let objects = try FileManager.default.contentsOfDirectory(
-            at: build.appendingPathComponent("RemoteConfigClient.build"), includingPropertiesForKeys: nil
-        ).filter { $0.pathExtension == "o" }.map(\.path)
+        // The SDK's objects and those of the versions module it uses.
+        let objects = try ["RemoteConfigClient.build", "RemoteConfigVersions.build"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(
+                at: build.appendingPathComponent(folder), includingPropertiesForKeys: nil
+            ).filter { $0.pathExtension == "o" }.map(\.path)
+        }
         let binary = work.appendingPathComponent("script")
         let compile = try Self.run(
             try #require(Self.swiftc),

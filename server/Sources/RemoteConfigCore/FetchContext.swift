@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigVersions
 
 /// What a caller told us in a fetch, plus the server's clock: the input of condition evaluation.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigVersions
 import Testing
 
 @testable import RemoteConfigCore

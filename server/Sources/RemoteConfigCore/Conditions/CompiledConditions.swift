@@ -1,3 +1,5 @@
+import RemoteConfigVersions
+
 /// A condition compiled once: lists as sets, versions pre-parsed, regexes built, dates resolved.
 public struct CompiledCondition: Sendable {
     /// The condition's name.

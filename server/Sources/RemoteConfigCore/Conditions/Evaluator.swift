@@ -1,3 +1,5 @@
+import RemoteConfigVersions
+
 /// Per-request state: caller inputs normalised at most once, and percent buckets hashed at
 /// most once per seed, however many atoms read them.
 struct EvaluationScratch {

@@ -14,7 +14,7 @@ public enum JSNumber {
     }
 
     /// ECMAScript's StrWhiteSpaceChar: white space (including U+FEFF and every `Zs`) and line terminators.
-    static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0xFEFF, 0x2028, 0x2029: return true
         // No other ASCII character is white space; asking Unicode's tables for every digit is what made

@@ -1,6 +1,7 @@
 import Testing
+import VersionTableFixture
 
-@testable import RemoteConfigCore
+@testable import RemoteConfigVersions
 
 @Suite("SemanticVersion")
 struct SemanticVersionTests {
@@ -34,5 +35,19 @@ struct SemanticVersionTests {
         let ordered = ["0.9", "1", "1.0.1", "1.2", "1.10", "2.0.0.0.1", "10"].map { SemanticVersion($0)! }
         #expect(ordered == ordered.sorted())
         #expect(try #require(SemanticVersion("1.10")) > #require(SemanticVersion("1.9")))
+    }
+}
+
+@Suite("The shared version table")
+struct SemanticVersionTableTests {
+    @Test(arguments: VersionTable.pairs)
+    func comparesAsTheTableSays(pair: VersionTable.Pair) {
+        guard let order = pair.order else {
+            #expect(SemanticVersion(pair.a) == nil || SemanticVersion(pair.b) == nil)
+            return
+        }
+        let a = SemanticVersion(pair.a)!
+        let b = SemanticVersion(pair.b)!
+        #expect((a < b ? -1 : a == b ? 0 : 1) == order)
     }
 }
