@@ -74,7 +74,7 @@ struct DraftsController {
             try await drafts.publish(
                 project, expectedRevision: expected, force: force, description: description, actor: key.auditActor
             ) { draft in
-                try await HeavyWork.run {
+                try await HeavyWork.run(size: draft.templateJSON.utf8.count) {
                     var template = try TemplateHTTP.decodeTemplate(Array(draft.templateJSON.utf8))
                     template.extra["baseVersionNumber"] = nil
                     return TemplateHTTP.storedJSON(template)
