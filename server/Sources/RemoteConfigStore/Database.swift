@@ -14,6 +14,8 @@ public final class Database: Service, Sendable {
     let logger: Logger
     /// How long a store call may wait before the database counts as unavailable.
     let deadline: Duration
+    /// How long the probe that tells a slow call from an unreachable database may take to connect and answer.
+    let probeTimeout: Duration
     let maximumConnections: Int
 
     private struct State {
@@ -22,18 +24,50 @@ public final class Database: Service, Sendable {
         /// Replaced pools finishing the work they had; stopped at shutdown at the latest.
         var retiring: [UInt64: Task<Void, Never>] = [:]
         var nextRetiring: UInt64 = 0
-        /// Set when a call found the database unavailable; cleared by the next call that succeeds.
+        /// Set when a call found the database unavailable or ran out of time; cleared by the next call that
+        /// succeeds.
         var failing = false
         var stopped = false
+        /// When the call through the pool that succeeded last started and ended.
+        var lastAnswer: Evidence?
+        /// The direct-connection probe running now, which every call timing out meanwhile waits for.
+        var probe: Task<Bool, Never>?
+        /// The outcome of the last probe, reused for `probeInterval` so a burst of timeouts opens one connection.
+        var lastProbe: (evidence: Evidence, reachable: Bool)?
+        /// How many probes ran, for tests of the rate limit.
+        var probesRun = 0
+    }
+
+    /// How long evidence that the database answers (a call that succeeded, a probe) counts as current.
+    static let probeInterval: Duration = .seconds(1)
+
+    /// When an answer from the database (or its absence) was asked for and got.
+    private struct Evidence {
+        var start: ContinuousClock.Instant
+        var end: ContinuousClock.Instant
+
+        /// Whether it tells about the database as it is now, for a call that began at `callStart`: gathered
+        /// while that call waited (so not before an outage the call ran into) and within `probeInterval`.
+        func counts(since callStart: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Bool {
+            start >= callStart && now - end < Database.probeInterval
+        }
     }
 
     private let state: NIOLockedValueBox<State>
 
     /// Creates the pool; it connects once `run()` runs (the application adds the database as a service).
-    public init(url: DatabaseURL, logger: Logger, deadline: Duration = .seconds(5), maximumConnections: Int = 20) {
+    ///
+    /// `probeTimeout` defaults to `deadline` (at least 2 s): a loaded machine starts a backend slowly, and
+    /// only a database that takes connections but never answers makes a caller wait for it; a refused
+    /// connection fails at once.
+    public init(
+        url: DatabaseURL, logger: Logger, deadline: Duration = .seconds(5), maximumConnections: Int = 20,
+        probeTimeout: Duration? = nil
+    ) {
         self.url = url
         self.logger = logger
         self.deadline = deadline
+        self.probeTimeout = probeTimeout ?? max(deadline, .seconds(2))
         self.maximumConnections = maximumConnections
         self.state = NIOLockedValueBox(State(client: Self.makeClient(url, logger, maximumConnections)))
     }
@@ -102,18 +136,84 @@ public final class Database: Service, Sendable {
         }
     }
 
-    /// Runs `body` with the pool, failing with `StoreError.unavailable` when the database does not answer in time.
+    /// Runs `body` with the pool. When it does not answer within the deadline, fails with
+    /// `StoreError.timedOut` if the database answers otherwise, else with `StoreError.unavailable`.
     public func run<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let client = self.client
+        let start = ContinuousClock.now
         do {
             let result = try await withDeadline(deadline) { try await body(client) }
-            markAnswered()
+            markAnswered(since: start)
             return result
         } catch {
-            let mapped = StoreError.map(error)
-            if case StoreError.unavailable = mapped { state.withLockedValue { $0.failing = true } }
+            var mapped = StoreError.map(error)
+            if case StoreError.timedOut(let limit) = mapped, await !isReachable(since: start) {
+                mapped = StoreError.unavailable("no answer within \(limit), nor to a direct connection")
+            }
+            switch mapped {
+            case StoreError.unavailable, StoreError.timedOut:
+                // Either way the pool may be stuck (waiting out its reconnection backoff): let the next
+                // recovery check ping it, and replace it only if it does not answer.
+                state.withLockedValue { $0.failing = true }
+            default: break
+            }
             throw mapped
         }
+    }
+
+    /// Whether the database answers now, for a call that began at `callStart` and ran out of time: another
+    /// call through the pool that began later and just succeeded says so; otherwise one direct connection
+    /// asked `SELECT 1`, whose answer the timeouts of the next `probeInterval` share.
+    func isReachable(since callStart: ContinuousClock.Instant) async -> Bool {
+        let now = ContinuousClock.now
+        let limit = probeTimeout
+        let (url, logger) = (self.url, self.logger)
+        let known = state.withLockedValue { state -> Bool? in
+            if let last = state.lastAnswer, last.counts(since: callStart, now: now) { return true }
+            if let last = state.lastProbe, last.evidence.counts(since: callStart, now: now) { return last.reachable }
+            return nil
+        }
+        if let known { return known }
+        let box = self.state
+        let probe = box.withLockedValue { state -> Task<Bool, Never> in
+            if let running = state.probe { return running }
+            state.probesRun += 1
+            let task = Task {
+                let start = ContinuousClock.now
+                let reachable = await Self.probe(url, logger: logger, within: limit)
+                box.withLockedValue { state in
+                    state.lastProbe = (Evidence(start: start, end: .now), reachable)
+                    state.probe = nil
+                }
+                return reachable
+            }
+            state.probe = task
+            return task
+        }
+        return await probe.value
+    }
+
+    /// How many direct-connection probes ran.
+    var probesRun: Int { state.withLockedValue { $0.probesRun } }
+
+    /// Whether a new connection to the database answers `SELECT 1` within `limit`; the connection is closed
+    /// whatever happens, also when it completes after `limit`.
+    static func probe(_ url: DatabaseURL, logger: Logger, within limit: Duration) async -> Bool {
+        let attempt = Task { () -> Bool in
+            // The driver's connect timeout does not cover the start-up exchange: `withDeadline` below bounds
+            // the wait for a server that accepts but never answers.
+            guard let connection = try? await connectOnce(url, logger: logger, timeout: limit) else { return false }
+            defer { Task { try? await connection.close() } }
+            do {
+                for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+                return true
+            } catch {
+                return false
+            }
+        }
+        let answered = try? await withDeadline(limit) { await attempt.value }
+        if answered == nil { attempt.cancel() }
+        return answered ?? false
     }
 
     /// Runs `body` in one transaction.
@@ -129,6 +229,7 @@ public final class Database: Service, Sendable {
     /// Whether the database answers a trivial query within `limit`.
     public func ping(within limit: Duration = .seconds(1)) async -> Bool {
         let client = self.client
+        let start = ContinuousClock.now
         let answered = try? await withDeadline(limit) {
             for try await _ in try await client.query("SELECT 1") {}
             return true
@@ -136,18 +237,22 @@ public final class Database: Service, Sendable {
         if answered == nil {
             state.withLockedValue { $0.failing = true }
         } else {
-            markAnswered()
+            markAnswered(since: start)
         }
         return answered ?? false
     }
 
     /// The pool answered: it is not failing (whatever an earlier call found).
-    private func markAnswered() {
-        state.withLockedValue { if $0.failing { $0.failing = false } }
+    private func markAnswered(since start: ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        state.withLockedValue { state in
+            if state.failing { state.failing = false }
+            state.lastAnswer = Evidence(start: start, end: now)
+        }
     }
 }
 
-/// Runs `body`, or throws `StoreError.unavailable` when `limit` passes first.
+/// Runs `body`, or throws `StoreError.timedOut` when `limit` passes first.
 ///
 /// The caller is answered at the deadline even if `body` does not react to cancellation (a lease waiting on a
 /// pool that is being replaced): `body` is cancelled and left to finish on its own.
@@ -179,7 +284,7 @@ func withDeadline<T: Sendable>(
             work.withLockedValue { $0 = task }
             Task {
                 try? await Task.sleep(for: limit)
-                if resume(.failure(StoreError.unavailable("no answer within \(limit)"))) { task.cancel() }
+                if resume(.failure(StoreError.timedOut(after: limit))) { task.cancel() }
             }
         }
     } onCancel: {

@@ -47,7 +47,7 @@ public struct DraftStore: Sendable {
                     logger: database.logger)
             ).first
             if let expectedRevision, expectedRevision != current?.revision ?? Self.noDraft {
-                throw TemplateStoreError.stale(current: current?.revision ?? 0)
+                throw TemplateStoreError.staleDraft(current: current?.revision ?? 0)
             }
             let rows = try await connection.query(
                 """
@@ -93,7 +93,7 @@ public struct DraftStore: Sendable {
                 throw StoreError.notFound("draft of \(project)")
             }
             if let expectedRevision, expectedRevision != draft.revision {
-                throw TemplateStoreError.stale(current: draft.revision)
+                throw TemplateStoreError.staleDraft(current: draft.revision)
             }
             if !force, draft.baseVersion != latest {
                 throw TemplateStoreError.baseChanged(base: draft.baseVersion, latest: latest)

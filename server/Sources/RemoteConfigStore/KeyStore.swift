@@ -77,7 +77,10 @@ public struct KeyStore: Sendable {
                     "SELECT 1 FROM projects WHERE project_id = \(project)", logger: database.logger)
                 var found = false
                 for try await _ in rows { found = true }
-                guard found else { throw StoreError.notFound("project \(project)") }
+                guard found else {
+                    throw StoreError.notFound(
+                        "project \(project)", field: StoreErrorField(name: "project", reason: "PROJECT_NOT_FOUND"))
+                }
             }
             let rows = try await connection.query(
                 """

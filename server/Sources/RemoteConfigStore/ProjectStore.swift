@@ -28,7 +28,8 @@ public struct ProjectStore: Sendable {
                     RETURNING project_id, display_name, created_at
                     """, logger: database.logger)
                 guard let project = try await Self.decode(rows).first else {
-                    throw StoreError.alreadyExists("project \(projectId)")
+                    throw StoreError.alreadyExists(
+                        "project \(projectId)", field: StoreErrorField(name: "projectId", reason: "ALREADY_EXISTS"))
                 }
                 try await AuditLog.append(
                     on: connection, project: projectId, actor: actor, action: "project.create",

@@ -3,18 +3,22 @@ import _ConnectionPoolModule
 
 /// What a store reports to the layers above; the server maps each case to one HTTP error.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
-    /// The database cannot be reached or did not answer in time.
+    /// The database cannot be reached: a connection failed, or it did not answer in time and a direct
+    /// connection did not get an answer either.
     case unavailable(String)
-    /// A row with the same key exists.
-    case alreadyExists(String)
-    /// No such row.
-    case notFound(String)
+    /// The database answers, but this call took longer than the store's deadline.
+    case timedOut(after: Duration)
+    /// A row with the same key exists; `field` is the request field that carried the key, when one did.
+    case alreadyExists(String, field: StoreErrorField? = nil)
+    /// No such row; `field` is the request field that referred to it, when one did.
+    case notFound(String, field: StoreErrorField? = nil)
 
     public var description: String {
         switch self {
         case .unavailable(let reason): "database unavailable: \(reason)"
-        case .alreadyExists(let what): "\(what) already exists"
-        case .notFound(let what): "\(what) not found"
+        case .timedOut(let limit): "database call timed out after \(limit), while the database answers"
+        case .alreadyExists(let what, _): "\(what) already exists"
+        case .notFound(let what, _): "\(what) not found"
         }
     }
 
@@ -49,5 +53,16 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The SQLSTATE of a server error, if it is one.
     static func sqlState(_ error: any Error) -> String? {
         (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+}
+
+/// The request field a store error is about, with the reason an API error detail gives for it.
+public struct StoreErrorField: Sendable, Equatable {
+    public let name: String
+    public let reason: String
+
+    public init(name: String, reason: String) {
+        self.name = name
+        self.reason = reason
     }
 }

@@ -44,8 +44,10 @@ public struct PublishRequest: Sendable {
 
 /// Why a conditional write was refused.
 public enum TemplateStoreError: Error, Equatable {
-    /// The caller's ETag is stale: the current version (or draft revision) is another.
+    /// The caller's ETag of the published template is stale: the current version is another.
     case stale(current: Int64)
+    /// The caller's ETag of the draft is stale: the current draft revision (0: none) is another.
+    case staleDraft(current: Int64)
     /// A draft's base is no longer the latest version.
     case baseChanged(base: Int64, latest: Int64)
 }

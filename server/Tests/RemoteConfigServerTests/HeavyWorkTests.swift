@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import RemoteConfigTestSupport
 import Testing
 
@@ -24,24 +25,48 @@ import Testing
                 "POST /v1/projects/heavy-app/remoteConfig:fetch HTTP/1.1\r\nHost: t\r\nX-API-Key: \(key.secret)\r\n"
                 + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
 
-            // Hold every heavy-work thread, so the fetches below queue.
+            // Hold every heavy-work thread until released, so the fetches below queue.
             let threads = HeavyWork.threadCount
+            let holding = NIOLockedValueBox(true)
+            let held = NIOLockedValueBox(0)
             let release = Task {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for _ in 0..<threads {
-                        group.addTask { _ = try await HeavyWork.run { usleep(600_000) } }
+                        group.addTask {
+                            _ = try await HeavyWork.run {
+                                held.withLockedValue { $0 += 1 }
+                                let limit = ContinuousClock.now + .seconds(30)
+                                while holding.withLockedValue({ $0 }), ContinuousClock.now < limit { usleep(1_000) }
+                            }
+                        }
                     }
                     try await group.waitForAll()
                 }
             }
-            try await Task.sleep(for: .milliseconds(50))
+            // The waits below are bounded generously: they are about order (queued, then abandoned), not speed.
+            let start = ContinuousClock.now
+            while held.withLockedValue({ $0 }) < threads, ContinuousClock.now < start + .seconds(20) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             let before = HeavyWork.skipped.withLockedValue { $0 }
+            let waitingBefore = HeavyWork.waiting.withLockedValue { $0 }
+            var abandoned: [RawConnection] = []
             for _ in 0..<5 {
                 let connection = try RawConnection(port: app.port)
                 connection.send(request)
-                try await Task.sleep(for: .milliseconds(20))
-                connection.close()
+                abandoned.append(connection)
             }
+            // Hang up only once the five fetches wait for a thread (on a loaded machine the server may read
+            // them late), so the test is about skipping, not about how fast the machine is.
+            let queued = ContinuousClock.now + .seconds(20)
+            while HeavyWork.waiting.withLockedValue({ $0 }) < waitingBefore + 5, ContinuousClock.now < queued {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            for connection in abandoned { connection.close() }
+            // The server notices each hang-up on its event loop and cancels the queued work; the pool drops it
+            // when a thread frees up. Half a second is room for noticing, not a speed requirement.
+            try await Task.sleep(for: .milliseconds(500))
+            holding.withLockedValue { $0 = false }
             try await release.value
             // The pool works through its queue: the five abandoned fetches are skipped, not evaluated.
             let connection = try RawConnection(port: app.port)

@@ -48,16 +48,18 @@ public final class PublishedTemplates: Sendable {
         observers.withLockedValue { $0.append(observer) }
     }
 
-    /// Installs a version this server just published or read, compiled on the heavy-work threads (a
-    /// 1 MiB template takes a while).
+    /// Installs a version this server just published or read. A large template (up to 1 MiB takes a while)
+    /// compiles on the heavy-work threads; a usual one at once, so a publish never waits for its streams'
+    /// announcement behind heavy fetches queued there.
     public func install(_ stored: StoredVersion) async {
         let compiled: CompiledTemplate
         do {
-            compiled = try await HeavyWork.run {
+            let compile: @Sendable () throws -> CompiledTemplate = {
                 var template = try RemoteConfigTemplate(json: Array(stored.templateJSON.utf8))
                 template.version = TemplateVersion(versionNumber: String(stored.versionNumber))
                 return try CompiledTemplate(template)
             }
+            compiled = try await HeavyWork.run(size: stored.templateJSON.utf8.count, compile)
         } catch {
             // Published templates were validated; a failure here means a bug, not bad input.
             logger.error("cannot compile version \(stored.versionNumber) of \(stored.project): \(error)")

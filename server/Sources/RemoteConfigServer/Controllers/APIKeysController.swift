@@ -31,17 +31,11 @@ struct APIKeysController {
         if let own = actor.project, project != own {
             throw APIError.permissionDenied("a key of project \(own) can only create keys of that project")
         }
-        do {
-            let (key, secret) = try await keys.create(
-                displayName: displayName, role: role, project: project, actor: actor.auditActor)
-            var json = Self.json(key)
-            json["key"] = secret
-            return try JSONResponse.make(json, status: .created)
-        } catch StoreError.notFound {
-            throw APIError(
-                .notFound, "project \(project ?? "") does not exist",
-                details: [ErrorDetail(field: "project", reason: "PROJECT_NOT_FOUND")])
-        }
+        let (key, secret) = try await keys.create(
+            displayName: displayName, role: role, project: project, actor: actor.auditActor)
+        var json = Self.json(key)
+        json["key"] = secret
+        return try JSONResponse.make(json, status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {

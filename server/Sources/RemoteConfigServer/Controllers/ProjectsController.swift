@@ -32,17 +32,8 @@ struct ProjectsController {
         }
         let displayName = try body.string("displayName") ?? projectId
         try TextLimits.checkDisplayName(displayName)
-        do {
-            let project = try await projects.create(
-                projectId: projectId, displayName: displayName, actor: key.auditActor)
-            return try JSONResponse.make(Self.json(project), status: .created)
-        } catch StoreError.alreadyExists {
-            throw APIError(
-                .conflict, "project \(projectId) already exists",
-                details: [
-                    ErrorDetail(field: "projectId", reason: "ALREADY_EXISTS")
-                ])
-        }
+        let project = try await projects.create(projectId: projectId, displayName: displayName, actor: key.auditActor)
+        return try JSONResponse.make(Self.json(project), status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {

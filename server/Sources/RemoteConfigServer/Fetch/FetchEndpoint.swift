@@ -93,8 +93,9 @@ final class FetchEndpoint: Sendable {
             // The client left before its answer was ready: nothing to send; nginx's 499 for the log.
             step = .done(FetchReply(status: .init(code: 499, reasonPhrase: "Client Closed Request")))
         } catch let error as StoreError {
-            metrics.databaseError()
-            step = .done(Self.reply(.unavailable("the database is unavailable; retry shortly (\(error))")))
+            // Mapped as every route maps it (503, or 504 for a slow call); no internal detail in the answer.
+            if case .unavailable = error { metrics.databaseError() }
+            step = .done(Self.reply(APIError(error)))
         } catch {
             step = .done(Self.reply(.unavailable("the server is shutting down; retry shortly")))
         }

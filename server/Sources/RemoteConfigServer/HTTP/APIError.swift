@@ -16,17 +16,65 @@ public struct ErrorDetail: Sendable, Equatable, Codable {
     }
 }
 
+/// The Google API status name of an error body (`error.status`).
+public enum ErrorStatus: String, Sendable, CaseIterable {
+    case invalidArgument = "INVALID_ARGUMENT"
+    case unauthenticated = "UNAUTHENTICATED"
+    case permissionDenied = "PERMISSION_DENIED"
+    case notFound = "NOT_FOUND"
+    case methodNotAllowed = "METHOD_NOT_ALLOWED"
+    case alreadyExists = "ALREADY_EXISTS"
+    case aborted = "ABORTED"
+    case failedPrecondition = "FAILED_PRECONDITION"
+    case payloadTooLarge = "PAYLOAD_TOO_LARGE"
+    case preconditionRequired = "PRECONDITION_REQUIRED"
+    /// Not a Google API status: a request head over the limit, which NIO's parser refuses.
+    case requestHeadersTooLarge = "REQUEST_HEADERS_TOO_LARGE"
+    case resourceExhausted = "RESOURCE_EXHAUSTED"
+    case cancelled = "CANCELLED"
+    case unavailable = "UNAVAILABLE"
+    case deadlineExceeded = "DEADLINE_EXCEEDED"
+    case `internal` = "INTERNAL"
+    case unknown = "UNKNOWN"
+
+    /// The usual name of an HTTP status; 409 is `ALREADY_EXISTS` unless the error says `ABORTED`.
+    public init(_ status: HTTPResponse.Status) {
+        self =
+            switch status.code {
+            case 400: .invalidArgument
+            case 401: .unauthenticated
+            case 403: .permissionDenied
+            case 404: .notFound
+            case 405: .methodNotAllowed
+            case 409: .alreadyExists
+            case 412: .failedPrecondition
+            case 413: .payloadTooLarge
+            case 428: .preconditionRequired
+            case 429: .resourceExhausted
+            case 431: .requestHeadersTooLarge
+            case 499: .cancelled
+            case 503: .unavailable
+            case 504: .deadlineExceeded
+            default: status.code >= 500 ? .internal : .unknown
+            }
+    }
+}
+
 /// Every error the API answers with; mapped to the JSON error shape of API.md in this one place.
 public struct APIError: Error, Sendable, HTTPResponseError {
     public var status: HTTPResponse.Status
+    /// `error.status` of the body; set apart from `status` because one HTTP status has several (409).
+    public var statusName: ErrorStatus
     public var message: String
     public var details: [ErrorDetail]
     public var headers: HTTPFields
 
     public init(
-        _ status: HTTPResponse.Status, _ message: String, details: [ErrorDetail] = [], headers: HTTPFields = [:]
+        _ status: HTTPResponse.Status, _ message: String, details: [ErrorDetail] = [], headers: HTTPFields = [:],
+        statusName: ErrorStatus? = nil
     ) {
         self.status = status
+        self.statusName = statusName ?? ErrorStatus(status)
         self.message = message
         self.details = details
         self.headers = headers
@@ -42,12 +90,16 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         APIError(.badRequest, message, details: [ErrorDetail(field: field, reason: reason)])
     }
 
+    /// 401 with `WWW-Authenticate: Bearer`: no key, or one that is not valid.
     public static func unauthenticated(_ message: String) -> APIError {
         APIError(.unauthorized, message, headers: [.wwwAuthenticate: "Bearer"])
     }
 
+    /// 403: the key may not do this.
     public static func permissionDenied(_ message: String) -> APIError { APIError(.forbidden, message) }
+    /// 404: no such resource.
     public static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
+    /// 409 `ALREADY_EXISTS`.
     public static func alreadyExists(_ message: String) -> APIError { APIError(.conflict, message) }
 
     /// 405 with `Allow` listing the methods the path serves.
@@ -58,32 +110,20 @@ public struct APIError: Error, Sendable, HTTPResponseError {
             .methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path)", headers: headers)
     }
 
+    /// 409 `ABORTED`: the write lost to a concurrent change; reading again and retrying may succeed.
+    public static func aborted(_ message: String, _ details: [ErrorDetail] = []) -> APIError {
+        APIError(.conflict, message, details: details, statusName: .aborted)
+    }
+
     /// 503 with `Retry-After`, while the database cannot be reached.
     public static func unavailable(_ message: String) -> APIError {
         APIError(.serviceUnavailable, message, headers: [.retryAfter: "2"])
     }
 
-    /// The Google API status name for the HTTP status.
-    public var statusName: String {
-        switch status.code {
-        case 400: "INVALID_ARGUMENT"
-        case 401: "UNAUTHENTICATED"
-        case 403: "PERMISSION_DENIED"
-        case 404: "NOT_FOUND"
-        case 405: "METHOD_NOT_ALLOWED"
-        case 409: "ALREADY_EXISTS"
-        case 412: "FAILED_PRECONDITION"
-        case 413: "PAYLOAD_TOO_LARGE"
-        case 428: "PRECONDITION_REQUIRED"
-        case 429: "RESOURCE_EXHAUSTED"
-        case 499: "CANCELLED"
-        case 503: "UNAVAILABLE"
-        default: status.code >= 500 ? "INTERNAL" : "UNKNOWN"
-        }
+    /// 504 `DEADLINE_EXCEEDED` with `Retry-After`: the database answers, but the call took longer than its limit.
+    public static func deadlineExceeded(_ message: String) -> APIError {
+        APIError(.gatewayTimeout, message, headers: [.retryAfter: "2"])
     }
-
-    /// Overrides the status name (409 is `ALREADY_EXISTS` or `ABORTED`).
-    public var statusNameOverride: String?
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
@@ -94,7 +134,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     /// The JSON error body of API.md.
     func encodedBody() -> ByteBuffer {
         var body: [String: Any] = [
-            "code": Int(status.code), "status": statusNameOverride ?? statusName, "message": message,
+            "code": Int(status.code), "status": statusName.rawValue, "message": message,
         ]
         if !details.isEmpty {
             body["details"] = details.map { detail -> [String: Any] in

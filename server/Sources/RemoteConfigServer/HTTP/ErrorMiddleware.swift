@@ -64,10 +64,14 @@ struct ErrorMiddleware: RouterMiddleware {
             case .unavailable(let reason):
                 metrics.databaseError()
                 context.logger.warning("database unavailable: \(reason)")
-                return .unavailable("the database is unavailable; retry shortly")
-            case .alreadyExists(let what): return .alreadyExists("\(what) already exists")
-            case .notFound(let what): return .notFound("\(what) not found")
+            case .timedOut:
+                context.logger.warning("\(error)")
+            case .alreadyExists, .notFound:
+                break
             }
+            return APIError(error)
+        case let error as TemplateStoreError:
+            return APIError(error)
         case _ where ClientHangUp.matches(error):
             // The client's doing, not ours: no error in the log, no 500 in the metrics.
             context.logger.debug("the client hung up before its request was read: \(error)")
@@ -75,6 +79,40 @@ struct ErrorMiddleware: RouterMiddleware {
         default:
             context.logger.error("unhandled error: \(String(reflecting: error))")
             return APIError(.internalServerError, "internal error")
+        }
+    }
+}
+
+extension APIError {
+    /// The answer to a store error; the fetch path, which has no middleware, uses it too.
+    init(_ error: StoreError) {
+        switch error {
+        case .unavailable:
+            self = .unavailable("the database is unavailable; retry shortly")
+        case .timedOut(let limit):
+            self = .deadlineExceeded(
+                "the database is up, but this call took longer than its limit of \(limit); retry shortly")
+        case .alreadyExists(let what, let field):
+            self = .alreadyExists("\(what) already exists")
+            details = field.map { [ErrorDetail(field: $0.name, reason: $0.reason)] } ?? []
+        case .notFound(let what, nil):
+            self = .notFound("\(what) not found")
+        case .notFound(let what, let field?):
+            // Something the request body refers to, rather than the resource the path names.
+            self = .notFound("\(what) does not exist")
+            details = [ErrorDetail(field: field.name, reason: field.reason)]
+        }
+    }
+
+    /// The answer to a conflict a template or draft write found under the project's lock.
+    init(_ error: TemplateStoreError) {
+        switch error {
+        case .stale: self = TemplateHTTP.stale("published template")
+        case .staleDraft: self = TemplateHTTP.stale("draft")
+        case .baseChanged(let base, let latest):
+            self = .aborted(
+                "version \(latest) was published after this draft's base version \(base); review the draft, or publish with force=true",
+                [ErrorDetail(field: "baseVersionNumber", reason: "BASE_VERSION_CHANGED")])
         }
     }
 }

@@ -19,6 +19,17 @@ enum HeavyWork {
 
     /// How many pieces of work were skipped because their caller went away (for tests).
     static let skipped = NIOLockedValueBox(0)
+    /// How many pieces of work wait for a thread (for tests, which must know a request was queued).
+    static let waiting = NIOLockedValueBox(0)
+
+    /// Work on at most this many bytes of input runs where the caller runs: queueing a usual template behind
+    /// heavy fetches would make a publish (and its announcement to streams) wait for them.
+    static let inlineLimit = 64 * 1024
+
+    /// Runs `work` on the heavy-work threads when its input (`size` bytes) is over `inlineLimit`, else at once.
+    static func run<T: Sendable>(size: Int, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        size <= inlineLimit ? try work() : try await run(work)
+    }
 
     /// Runs `work` on the heavy-work threads and returns its result. When the calling task is cancelled
     /// (its client hung up) before the work started, the work is skipped (`NIOThreadPool` drops cancelled
@@ -27,7 +38,14 @@ enum HeavyWork {
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         do {
             try Task.checkCancellation()
-            return try await pool.runIfActive(work)
+            waiting.withLockedValue { $0 += 1 }
+            let started = NIOLockedValueBox(false)
+            defer { if !started.withLockedValue({ $0 }) { waiting.withLockedValue { $0 -= 1 } } }
+            return try await pool.runIfActive {
+                started.withLockedValue { $0 = true }
+                waiting.withLockedValue { $0 -= 1 }
+                return try work()
+            }
         } catch let error as CancellationError {
             skipped.withLockedValue { $0 += 1 }
             throw error

@@ -51,21 +51,15 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
 
     /// The status and JSON body for a parser error (fixed text: nothing of the request is echoed).
     static func answer(_ error: HTTPParserError) -> (HTTPResponseStatus, ByteBuffer) {
-        let (status, name, message, field, reason): (HTTPResponseStatus, String, String, String, String)
+        let apiError: APIError
         switch error {
         case .headerOverflow:
-            (status, name, message, field, reason) = (
-                .requestHeaderFieldsTooLarge, "REQUEST_HEADERS_TOO_LARGE",
-                "the request head is larger than the server accepts (80 KiB)", "headers", "HEADERS_TOO_LARGE"
-            )
+            apiError = APIError(
+                .requestHeaderFieldsTooLarge, "the request head is larger than the server accepts (80 KiB)",
+                details: [ErrorDetail(field: "headers", reason: "HEADERS_TOO_LARGE")])
         default:
-            (status, name, message, field, reason) = (
-                .badRequest, "INVALID_ARGUMENT", "the request is not valid HTTP/1.1", "request", "MALFORMED_HTTP"
-            )
+            apiError = .invalidField("request", reason: "MALFORMED_HTTP", "the request is not valid HTTP/1.1")
         }
-        let text =
-            #"{"error":{"code":\#(status.code),"status":"\#(name)","message":"\#(message)","#
-            + #""details":[{"field":"\#(field)","reason":"\#(reason)"}]}}"#
-        return (status, ByteBuffer(string: text))
+        return (HTTPResponseStatus(statusCode: Int(apiError.status.code)), apiError.encodedBody())
     }
 }

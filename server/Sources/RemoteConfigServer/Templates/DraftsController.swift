@@ -45,14 +45,10 @@ struct DraftsController {
             expected = DraftStore.noDraft
             base = seen
         }
-        do {
-            let saved = try await drafts.save(
-                project, templateJSON: TemplateHTTP.storedJSON(template), expectedRevision: expected, baseVersion: base,
-                actor: key.auditActor)
-            return try response(saved)
-        } catch TemplateStoreError.stale {
-            throw TemplateHTTP.stale("draft")
-        }
+        let saved = try await drafts.save(
+            project, templateJSON: TemplateHTTP.storedJSON(template), expectedRevision: expected, baseVersion: base,
+            actor: key.auditActor)
+        return try response(saved)
     }
 
     @Sendable func discard(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -74,29 +70,18 @@ struct DraftsController {
             case .number(let number): number ?? -1
             case .unsavedDraft: DraftStore.noDraft
             }
-        do {
-            let stored = try await templatesController.publishing {
-                try await drafts.publish(
-                    project, expectedRevision: expected, force: force, description: description, actor: key.auditActor
-                ) { draft in
-                    try await HeavyWork.run {
-                        var template = try TemplateHTTP.decodeTemplate(Array(draft.templateJSON.utf8))
-                        template.extra["baseVersionNumber"] = nil
-                        return TemplateHTTP.storedJSON(template)
-                    }
+        let stored = try await templatesController.publishing {
+            try await drafts.publish(
+                project, expectedRevision: expected, force: force, description: description, actor: key.auditActor
+            ) { draft in
+                try await HeavyWork.run(size: draft.templateJSON.utf8.count) {
+                    var template = try TemplateHTTP.decodeTemplate(Array(draft.templateJSON.utf8))
+                    template.extra["baseVersionNumber"] = nil
+                    return TemplateHTTP.storedJSON(template)
                 }
             }
-            return try TemplateHTTP.response(for: stored)
-        } catch TemplateStoreError.stale {
-            throw TemplateHTTP.stale("draft")
-        } catch TemplateStoreError.baseChanged(let base, let latest) {
-            var error = APIError(
-                .conflict,
-                "version \(latest) was published after this draft's base version \(base); review the draft, or publish with force=true",
-                details: [ErrorDetail(field: "baseVersionNumber", reason: "BASE_VERSION_CHANGED")])
-            error.statusNameOverride = "ABORTED"
-            throw error
         }
+        return try TemplateHTTP.response(for: stored)
     }
 
     private func response(_ draft: StoredDraft) throws -> Response {

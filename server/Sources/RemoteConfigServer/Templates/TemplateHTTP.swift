@@ -52,10 +52,10 @@ enum TemplateHTTP {
             details: [ErrorDetail(field: "If-Match", reason: "ETAG_MISMATCH")])
     }
 
-    /// Decodes and validates a template body on the heavy-work threads (a 1 MiB template takes a while);
-    /// 400 with every problem, field by field.
+    /// Decodes and validates a template body, on the heavy-work threads when it is large (a 1 MiB template
+    /// takes a while); 400 with every problem, field by field.
     static func decodeTemplate(_ body: ByteBuffer) async throws -> RemoteConfigTemplate {
-        try await HeavyWork.run { try decodeTemplate(body.readableBytesView) }
+        try await HeavyWork.run(size: body.readableBytes) { try decodeTemplate(body.readableBytesView) }
     }
 
     /// Decodes and validates a template body; 400 with every problem, field by field.

@@ -180,15 +180,11 @@ struct TemplatesController {
         return try RemoteConfigTemplate(json: Array(json.utf8))
     }
 
-    /// Runs a publish, mapping a stale ETag to 412, and tells the cache at once.
+    /// Runs a publish and tells this server's cache at once, without waiting for the notification.
     func publishing(_ body: () async throws -> StoredVersion) async throws -> StoredVersion {
-        do {
-            let stored = try await body()
-            await environment.onPublished(stored)
-            return stored
-        } catch TemplateStoreError.stale {
-            throw TemplateHTTP.stale("published template")
-        }
+        let stored = try await body()
+        await environment.onPublished(stored)
+        return stored
     }
 
     static func time(_ text: String?, field: String) throws -> Date? {
