@@ -64,7 +64,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The HTTP/1.1 channel, to give connections a small first read buffer.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

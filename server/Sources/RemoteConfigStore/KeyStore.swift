@@ -93,7 +93,7 @@ public struct KeyStore: Sendable {
                 on: connection, project: project, actor: actor, action: "apiKey.create",
                 detail: ["key": "apiKeys/\(id)", "role": role.rawValue], logger: database.logger)
             // Other servers may remember this secret as unknown: they forget that and read the keys again.
-            try await TemplateStore.notify("key \(id)", on: connection, logger: database.logger)
+            try await StoreEvent.keyCreated(id: id).notify(on: connection, logger: database.logger)
             return key
         }
         return (key, secret)
@@ -141,7 +141,7 @@ public struct KeyStore: Sendable {
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "apiKey.revoke",
                 detail: ["key": "apiKeys/\(id)"], logger: database.logger)
-            try await TemplateStore.notify("revoke \(id)", on: connection, logger: database.logger)
+            try await StoreEvent.revoked(keyID: id).notify(on: connection, logger: database.logger)
         }
     }
 

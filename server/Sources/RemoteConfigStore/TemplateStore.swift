@@ -69,10 +69,6 @@ public struct VersionQuery: Sendable {
 public struct TemplateStore: Sendable {
     let database: Database
 
-    /// The channel every server LISTENs on; payloads are `publish <project> <version>`,
-    /// `key <key id>` (created) and `revoke <key id>`.
-    public static let channel = "rc_events"
-
     public init(database: Database) {
         self.database = database
     }
@@ -161,7 +157,7 @@ public struct TemplateStore: Sendable {
             on: connection, project: project, actor: actor,
             action: request.updateType == "ROLLBACK" ? "template.rollback" : "template.publish", detail: detail,
             logger: logger)
-        try await notify("publish \(project) \(next)", on: connection, logger: logger)
+        try await StoreEvent.published(project: project, version: next).notify(on: connection, logger: logger)
         return stored
     }
 
@@ -173,11 +169,6 @@ public struct TemplateStore: Sendable {
             "SELECT latest_version FROM projects WHERE project_id = \(project) FOR UPDATE", logger: logger)
         for try await latest in rows.decode(Int64.self) { return latest }
         throw StoreError.notFound("project \(project)")
-    }
-
-    /// Sends an event to every server's listener when the transaction commits.
-    static func notify(_ payload: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
     }
 
     static let columns = """

@@ -1,11 +1,10 @@
 import Logging
-import PostgresNIO
 import RemoteConfigStore
 import ServiceLifecycle
 
-/// Keeps this server's caches in step with the database: LISTENs for publishes and revocations on one
-/// dedicated connection, re-reads everything after each (re)connect since notifications sent meanwhile
-/// are lost, and checks periodically as a safety net.
+/// Keeps this server's caches in step with the database: follows the store's events (publishes, keys
+/// created and revoked), re-reads everything after each (re)connect since events sent meanwhile are lost,
+/// and checks periodically as a safety net.
 struct EventListener: Service {
     let database: Database
     let published: PublishedTemplates
@@ -25,41 +24,8 @@ struct EventListener: Service {
     }
 
     private func listenForever() async {
-        // Retries are cheap (a refused connection) and recovery after an outage waits for the next one, so
-        // they stay frequent: at most a quarter of a second apart.
-        var delay = Duration.milliseconds(50)
-        var failures = 0
-        while !Task.isCancelled {
-            do {
-                let connection = try await PostgresConnectionHandle.open(
-                    database.url, logger: logger, timeout: .seconds(5))
-                // The database answers a direct connection: if the pool failed meanwhile, renew it now.
-                await database.recoverIfFailing()
-                do {
-                    try await connection.connection.listen(on: TemplateStore.channel) { notifications in
-                        delay = .milliseconds(50)
-                        failures = 0
-                        await synchronize()
-                        for try await notification in notifications {
-                            await handle(notification.payload)
-                        }
-                    }
-                } catch {
-                    await connection.close()
-                    throw error
-                }
-                await connection.close()
-            } catch {
-                if Task.isCancelled { return }
-                failures += 1
-                // One warning when the connection is lost, then one a minute while it stays lost.
-                let level: Logger.Level = failures == 1 || failures % 240 == 0 ? .warning : .debug
-                logger.log(
-                    level: level,
-                    "event listener disconnected (\(failures) attempts): \(String(describing: error)); retrying")
-            }
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .milliseconds(250))
+        for await event in database.events(logger: logger) {
+            await handle(event)
         }
     }
 
@@ -80,29 +46,27 @@ struct EventListener: Service {
         }
     }
 
-    /// `publish <project> <version>`, `key <key id>` or `revoke <key id>`.
-    private func handle(_ payload: String) async {
-        let parts = payload.split(separator: " ")
-        switch parts.first {
-        case "publish" where parts.count == 3:
-            let project = String(parts[1])
-            guard let version = Int64(parts[2]), version > (published.entry(project)?.version ?? -1) else { return }
+    private func handle(_ event: StoreEvent) async {
+        switch event {
+        case .connected:
+            // Events sent while the listener was away are lost: re-read everything.
+            await synchronize()
+        case .published(let project, let version):
+            guard version > (published.entry(project)?.version ?? -1) else { return }
             do {
                 try await published.reload(project)
             } catch {
                 logger.warning("could not reload \(project) after a publish: \(error)")
             }
-        case "key" where parts.count == 2:
+        case .keyCreated:
             clientKeys.forgetUnknown()
             do {
                 try await clientKeys.synchronize()
             } catch {
                 logger.debug("could not read the keys after a key was created: \(error)")
             }
-        case "revoke" where parts.count == 2:
-            clientKeys.revoke(id: String(parts[1]))
-        default:
-            logger.debug("ignoring event \(payload)")
+        case .revoked(let id):
+            clientKeys.revoke(id: id)
         }
     }
 }
