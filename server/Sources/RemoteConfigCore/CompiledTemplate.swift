@@ -3,7 +3,7 @@
 /// publish; `resolve` is then cheap and safe to call from any number of tasks.
 public struct CompiledTemplate: Sendable {
     /// The template as published.
-    public let template: RemoteConfigTemplate
+    public private(set) var template: RemoteConfigTemplate
     /// The conditions in template order.
     public let conditions: [CompiledCondition]
     /// The template-wide percent seed table.
@@ -49,8 +49,12 @@ public struct CompiledTemplate: Sendable {
 
     /// Compiles a template, or reports the first condition that does not parse.
     public init(_ template: RemoteConfigTemplate) throws(ConditionCompileError) {
+        self.init(template, conditions: try compileConditions(template.conditions))
+    }
+
+    /// A template whose conditions are already compiled (by the validator, in template order).
+    init(_ template: RemoteConfigTemplate, conditions: [CompiledCondition]) {
         self.template = template
-        let conditions = try compileConditions(template.conditions)
         self.conditions = conditions
         self.nodes = conditions.map(\.node)
         self.seeds = conditions.last?.seeds ?? []
@@ -109,6 +113,13 @@ public struct CompiledTemplate: Sendable {
                 return position
             }
         }
+    }
+
+    /// The same template, as version `number` (a publish learns its number from the store).
+    public func versioned(_ number: Int64) -> CompiledTemplate {
+        var copy = self
+        copy.template.version = TemplateVersion(versionNumber: String(number))
+        return copy
     }
 
     /// The template's version number, if it has been published.

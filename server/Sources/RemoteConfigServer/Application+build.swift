@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import RemoteConfigCore
 import RemoteConfigStore
 
 /// The stores and helpers the controllers share, built around one database pool.
@@ -52,10 +53,15 @@ public struct AppEnvironment: Sendable {
         clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
     }
 
-    /// This server published `stored`: serve it at once, without waiting for the NOTIFY.
-    func onPublished(_ stored: StoredVersion) async {
+    /// This server published `stored`: serve it at once, without waiting for the NOTIFY. `compiled` is the
+    /// template as the publish already compiled it (nil for a rollback, which republishes stored JSON).
+    func onPublished(_ stored: StoredVersion, compiled: CompiledTemplate? = nil) async {
         metrics.publish(updateType: stored.updateType)
-        await published.install(stored)
+        if let compiled {
+            published.install(project: stored.project, version: stored.versionNumber, compiled: compiled)
+        } else {
+            await published.install(stored)
+        }
     }
 }
 

@@ -79,11 +79,12 @@ public struct DraftStore: Sendable {
         }
     }
 
-    /// Publishes the draft as the next version and removes it, in one transaction.
-    /// `prepare` turns the draft's JSON into what is published (validated); it runs inside the transaction.
+    /// Publishes revision `revision` of the draft as the next version and removes it, in one transaction.
+    /// `templateJSON` is that revision as validated by the caller before the transaction; a draft saved since
+    /// is `staleDraft`, a base that is no longer the latest version `baseChanged` (unless `force`).
     public func publish(
-        _ project: String, expectedRevision: Int64?, force: Bool, description: String, actor: AuditActor,
-        prepare: @escaping @Sendable (StoredDraft) async throws -> String
+        _ project: String, revision: Int64, templateJSON json: String, force: Bool, description: String,
+        actor: AuditActor
     ) async throws -> StoredVersion {
         try await database.transaction { connection in
             let latest = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
@@ -92,13 +93,12 @@ public struct DraftStore: Sendable {
             guard let draft = try await Self.decode(rows).first else {
                 throw StoreError.notFound("draft of \(project)")
             }
-            if let expectedRevision, expectedRevision != draft.revision {
+            if revision != draft.revision {
                 throw TemplateStoreError.staleDraft(current: draft.revision)
             }
             if !force, draft.baseVersion != latest {
                 throw TemplateStoreError.baseChanged(base: draft.baseVersion, latest: latest)
             }
-            let json = try await prepare(draft)
             let request = PublishRequest(
                 templateJSON: json, expectedVersion: nil,
                 updateType: draft.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE",

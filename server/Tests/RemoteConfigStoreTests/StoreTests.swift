@@ -96,13 +96,18 @@ import Testing
             _ = try await Self.publish(templates, "shop-app")
             await #expect(throws: TemplateStoreError.baseChanged(base: 1, latest: 2)) {
                 _ = try await drafts.publish(
-                    "shop-app", expectedRevision: nil, force: false, description: "", actor: Self.actor
-                ) { $0.templateJSON }
+                    "shop-app", revision: resaved.revision, templateJSON: Self.template, force: false, description: "",
+                    actor: Self.actor)
+            }
+            // The revision the caller validated must still be the draft's.
+            await #expect(throws: TemplateStoreError.staleDraft(current: resaved.revision)) {
+                _ = try await drafts.publish(
+                    "shop-app", revision: saved.revision, templateJSON: Self.template, force: true, description: "",
+                    actor: Self.actor)
             }
             let published = try await drafts.publish(
-                "shop-app", expectedRevision: resaved.revision, force: true, description: "from the draft",
-                actor: Self.actor
-            ) { $0.templateJSON }
+                "shop-app", revision: resaved.revision, templateJSON: Self.template, force: true,
+                description: "from the draft", actor: Self.actor)
             #expect(published.versionNumber == 3 && published.updateType == "FORCED_UPDATE")
             #expect(try await drafts.get("shop-app") == nil)
             await #expect {

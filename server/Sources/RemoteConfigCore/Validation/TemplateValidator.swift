@@ -28,8 +28,16 @@ public enum TemplateValidator {
 
     /// Every problem of `template`, in document order; empty when it may be published.
     public static func validate(_ template: RemoteConfigTemplate) -> [ValidationIssue] {
+        check(template).issues
+    }
+
+    /// Every problem of `template`, and its conditions compiled along the way (complete and usable only when
+    /// there is no problem), so a publish compiles each expression once.
+    static func check(_ template: RemoteConfigTemplate) -> (issues: [ValidationIssue], conditions: [CompiledCondition])
+    {
         var issues: [ValidationIssue] = []
-        let conditionNames = validateConditions(template.conditions, into: &issues)
+        var compiled: [CompiledCondition] = []
+        let conditionNames = validateConditions(template.conditions, into: &issues, compiled: &compiled)
 
         var seenKeys: [String: String] = [:]
         var parameterCount = 0
@@ -97,13 +105,15 @@ public enum TemplateValidator {
                         "the values have \(valueCharacters) characters in all; at most \(Limits.valueCharacters) are allowed"
                 ))
         }
-        return issues
+        return (issues, compiled)
     }
 
     /// Checks names, duplicates, limits and expressions; returns the defined names.
-    private static func validateConditions(_ conditions: [Condition], into issues: inout [ValidationIssue]) -> Set<
-        String
-    > {
+    private static func validateConditions(
+        _ conditions: [Condition], into issues: inout [ValidationIssue], compiled: inout [CompiledCondition]
+    ) -> Set<String> {
+        // One seed table for the whole template, as `compileConditions` builds it.
+        var seeds = SeedTable()
         var names: Set<String> = []
         if conditions.count > Limits.conditions {
             issues.append(
@@ -129,7 +139,8 @@ public enum TemplateValidator {
                         message: "condition \"\(condition.name)\" is defined more than once"))
             }
             do {
-                _ = try CompiledCondition(name: condition.name, expression: condition.expression)
+                compiled.append(
+                    try CompiledCondition(name: condition.name, expression: condition.expression, seeds: &seeds))
             } catch {
                 issues.append(
                     ValidationIssue(

@@ -65,13 +65,19 @@ public final class PublishedTemplates: Sendable {
             logger.error("cannot compile version \(stored.versionNumber) of \(stored.project): \(error)")
             return
         }
+        install(project: stored.project, version: stored.versionNumber, compiled: compiled)
+    }
+
+    /// Installs a version compiled by the publish that made it (numbered here), unless a newer one is in.
+    public func install(project: String, version: Int64, compiled: CompiledTemplate) {
+        let numbered = compiled.versioned(version)
         let installed = entries.withLockedValue { entries -> Bool in
-            if let current = entries[stored.project], current.version >= stored.versionNumber { return false }
-            entries[stored.project] = Entry(version: stored.versionNumber, compiled: compiled)
+            if let current = entries[project], current.version >= version { return false }
+            entries[project] = Entry(version: version, compiled: numbered)
             return true
         }
         if installed {
-            for observer in observers.withLockedValue({ $0 }) { observer(stored.project, stored.versionNumber) }
+            for observer in observers.withLockedValue({ $0 }) { observer(project, version) }
         }
     }
 

@@ -70,16 +70,23 @@ struct DraftsController {
             case .number(let number): number ?? -1
             case .unsavedDraft: DraftStore.noDraft
             }
-        let stored = try await templatesController.publishing {
-            try await drafts.publish(
-                project, expectedRevision: expected, force: force, description: description, actor: key.auditActor
-            ) { draft in
-                try await HeavyWork.run(size: draft.templateJSON.utf8.count) {
-                    var template = try TemplateHTTP.decodeTemplate(Array(draft.templateJSON.utf8))
-                    template.extra["baseVersionNumber"] = nil
-                    return TemplateHTTP.storedJSON(template)
-                }
+        // Checked here in the order the store checks them under the project's lock (missing, stale, base
+        // changed), so the draft is validated and compiled before the transaction, not inside it.
+        guard let draft = try await drafts.get(project) else { throw StoreError.notFound("draft of \(project)") }
+        if let expected, expected != draft.revision { throw TemplateStoreError.staleDraft(current: draft.revision) }
+        if !force {
+            let latest = try await environment.templates.latest(project)?.versionNumber ?? 0
+            if draft.baseVersion != latest {
+                throw TemplateStoreError.baseChanged(base: draft.baseVersion, latest: latest)
             }
+        }
+        let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON)) {
+            $0.extra["baseVersionNumber"] = nil
+        }
+        let stored = try await templatesController.publishing(prepared.compiled) {
+            try await drafts.publish(
+                project, revision: draft.revision, templateJSON: prepared.storedJSON, force: force,
+                description: description, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
     }

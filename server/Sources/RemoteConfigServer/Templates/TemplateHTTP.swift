@@ -52,8 +52,27 @@ enum TemplateHTTP {
             details: [ErrorDetail(field: "If-Match", reason: "ETAG_MISMATCH")])
     }
 
-    /// Decodes and validates a template body, on the heavy-work threads when it is large (a 1 MiB template
-    /// takes a while); 400 with every problem, field by field.
+    /// Decodes, validates and compiles a template body in one pass, on the heavy-work threads when it is
+    /// large (a 1 MiB template takes a while); 400 with every problem, field by field.
+    static func prepare(
+        _ body: ByteBuffer, adjust: @escaping @Sendable (inout RemoteConfigTemplate) -> Void = { _ in }
+    ) async throws -> PreparedTemplate {
+        try await HeavyWork.run(size: body.readableBytes) { try prepare(body.readableBytesView, adjust: adjust) }
+    }
+
+    /// Decodes, validates and compiles a template; 400 with every problem, field by field.
+    static func prepare(
+        _ bytes: some Collection<UInt8>, adjust: (inout RemoteConfigTemplate) -> Void = { _ in }
+    ) throws -> PreparedTemplate {
+        do {
+            return try PreparedTemplate.prepare(json: bytes, adjust: adjust, extraIssues: textIssues)
+        } catch {
+            throw apiError(error)
+        }
+    }
+
+    /// Decodes and validates a template body (a draft, a preview: nothing to compile for serving), on the
+    /// heavy-work threads when it is large; 400 with every problem, field by field.
     static func decodeTemplate(_ body: ByteBuffer) async throws -> RemoteConfigTemplate {
         try await HeavyWork.run(size: body.readableBytes) { try decodeTemplate(body.readableBytesView) }
     }
@@ -64,11 +83,7 @@ enum TemplateHTTP {
         do {
             template = try RemoteConfigTemplate(json: bytes)
         } catch {
-            let reason = error.byteOffset == nil ? "INVALID_TEMPLATE" : "MALFORMED_JSON"
-            throw APIError.invalidArgument(
-                "the template is not valid: \(error.description)",
-                [ErrorDetail(field: error.field.isEmpty ? "body" : error.field, reason: reason, message: error.message)]
-            )
+            throw apiError(.decoding(error))
         }
         try validate(template)
         return template
@@ -76,19 +91,35 @@ enum TemplateHTTP {
 
     /// 400 listing every validation problem of `template`.
     static func validate(_ template: RemoteConfigTemplate) throws {
-        var issues = TemplateValidator.validate(template)
-        if let description = template.version?.description,
+        let issues = TemplateValidator.validate(template) + textIssues(template)
+        guard issues.isEmpty else { throw apiError(.invalid(issues)) }
+    }
+
+    /// The server's own rule on top of the template's: the version description's length.
+    @Sendable static func textIssues(_ template: RemoteConfigTemplate) -> [ValidationIssue] {
+        guard let description = template.version?.description,
             description.unicodeScalars.count > TextLimits.description
-        {
-            issues.append(
-                ValidationIssue(
-                    field: "version.description", reason: "TOO_LONG",
-                    message: "version.description is at most \(TextLimits.description) characters"))
-        }
-        guard issues.isEmpty else {
+        else { return [] }
+        return [
+            ValidationIssue(
+                field: "version.description", reason: "TOO_LONG",
+                message: "version.description is at most \(TextLimits.description) characters")
+        ]
+    }
+
+    /// The 400 for a template that cannot be published.
+    static func apiError(_ failure: PreparedTemplate.Failure) -> APIError {
+        switch failure {
+        case .decoding(let error):
+            let reason = error.byteOffset == nil ? "INVALID_TEMPLATE" : "MALFORMED_JSON"
+            return APIError.invalidArgument(
+                "the template is not valid: \(error.description)",
+                [ErrorDetail(field: error.field.isEmpty ? "body" : error.field, reason: reason, message: error.message)]
+            )
+        case .invalid(let issues):
             let first = issues[0].message
             let more = issues.count > 1 ? " (and \(issues.count - 1) more problems)" : ""
-            throw APIError.invalidArgument(
+            return APIError.invalidArgument(
                 "the template is not valid: \(first)\(more)",
                 issues.map { ErrorDetail(field: $0.field, reason: $0.reason, message: $0.message) })
         }

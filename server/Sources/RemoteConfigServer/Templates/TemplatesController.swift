@@ -54,7 +54,8 @@ struct TemplatesController {
         let (project, key) = try await self.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "etag", project: project)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let template = try await TemplateHTTP.decodeTemplate(body)
+        let prepared = try await TemplateHTTP.prepare(body)
+        let template = prepared.template
         let expected: Int64?
         switch precondition {
         case .any: expected = nil
@@ -63,7 +64,7 @@ struct TemplatesController {
         }
         let origin = template.version?.updateOrigin.flatMap { ["CONSOLE", "REST_API", "CLI"].contains($0) ? $0 : nil }
         let publishRequest = PublishRequest(
-            templateJSON: TemplateHTTP.storedJSON(template), expectedVersion: expected,
+            templateJSON: prepared.storedJSON, expectedVersion: expected,
             updateType: expected == nil ? "FORCED_UPDATE" : "INCREMENTAL_UPDATE", updateUser: key.displayName,
             updateOrigin: origin ?? "REST_API", description: template.version?.description ?? "")
 
@@ -74,7 +75,7 @@ struct TemplatesController {
             object["version"] = nil
             return TemplateHTTP.response(object, etag: TemplateHTTP.etag(project: project, version: latest))
         }
-        let stored = try await publishing {
+        let stored = try await publishing(prepared.compiled) {
             try await templates.publish(project, publishRequest, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
@@ -180,10 +181,13 @@ struct TemplatesController {
         return try RemoteConfigTemplate(json: Array(json.utf8))
     }
 
-    /// Runs a publish and tells this server's cache at once, without waiting for the notification.
-    func publishing(_ body: () async throws -> StoredVersion) async throws -> StoredVersion {
+    /// Runs a publish and tells this server's cache at once, without waiting for the notification; `compiled`
+    /// is what the publish compiled while validating (nil: compile the stored JSON).
+    func publishing(_ compiled: CompiledTemplate? = nil, _ body: () async throws -> StoredVersion) async throws
+        -> StoredVersion
+    {
         let stored = try await body()
-        await environment.onPublished(stored)
+        await environment.onPublished(stored, compiled: compiled)
         return stored
     }
 
