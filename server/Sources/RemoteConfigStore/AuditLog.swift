@@ -70,8 +70,10 @@ public enum AuditLog {
         on connection: PostgresConnection, project: String?, actor: AuditActor, action: String,
         detail: [String: String], logger: Logger
     ) async throws {
-        let data = try JSONSerialization.data(withJSONObject: detail, options: [.sortedKeys])
-        let json = String(decoding: data, as: UTF8.self)
+        // Codable, keys sorted: the same text for the same detail.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = String(decoding: try encoder.encode(detail), as: UTF8.self)
         try await connection.query(
             """
             INSERT INTO audit_events (project_id, actor, actor_key, action, detail)

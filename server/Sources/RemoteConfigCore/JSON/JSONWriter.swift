@@ -20,7 +20,7 @@ extension JSONValue {
 }
 
 /// Writes `JSONValue`s; strings are escaped minimally so non-ASCII text stays readable UTF-8.
-enum JSONWriter {
+public enum JSONWriter {
     static func write(_ value: JSONValue, into output: inout [UInt8], indent: Int?) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
@@ -59,7 +59,8 @@ enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    /// Appends `text` as a JSON string (the fetch path writes its answers with this, without a `JSONValue`).
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigCore
 import RemoteConfigStore
 
 /// `/v1/apiKeys`: create, list and revoke keys. A key for one project manages only that project's keys.
@@ -34,14 +35,14 @@ struct APIKeysController {
         let (key, secret) = try await keys.create(
             displayName: displayName, role: role, project: project, actor: actor.auditActor)
         var json = Self.json(key)
-        json["key"] = secret
-        return try JSONResponse.make(json, status: .created)
+        json["key"] = .string(secret)
+        return JSONResponse.make(json, status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let actor = try await auth.require(.admin, on: .any, request)
         let found = try await keys.list(project: actor.project)
-        return try JSONResponse.make(["apiKeys": found.map(Self.json)])
+        return JSONResponse.make(["apiKeys": .array(found.map { .object(Self.json($0)) })])
     }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -52,14 +53,14 @@ struct APIKeysController {
         }
         try await keys.revoke(id: id, actor: actor.auditActor)
         clientKeys.revoke(id: id)
-        return try JSONResponse.make([:], status: .ok)
+        return JSONResponse.make([:], status: .ok)
     }
 
-    static func json(_ key: APIKey) -> [String: Any] {
+    static func json(_ key: APIKey) -> JSONObject {
         [
-            "name": "apiKeys/\(key.id)", "displayName": key.displayName, "role": key.role.rawValue,
-            "project": key.project ?? NSNull(), "keyPrefix": key.keyPrefix,
-            "createTime": JSONResponse.timestamp(key.createTime),
+            "name": .string("apiKeys/\(key.id)"), "displayName": .string(key.displayName),
+            "role": .string(key.role.rawValue), "project": key.project.map(JSONValue.string) ?? .null,
+            "keyPrefix": .string(key.keyPrefix), "createTime": .string(JSONResponse.timestamp(key.createTime)),
         ]
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import RemoteConfigCore
 import RemoteConfigStore
 
 /// `/healthz`, `/readyz` and `/openapi.yaml`: what load balancers, probes and API tools read.
@@ -17,7 +18,7 @@ struct OpsController {
     }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try JSONResponse.make(["status": "ok"])
+        JSONResponse.make(["status": .string("ok")])
     }
 
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -27,7 +28,7 @@ struct OpsController {
         guard published.isLoaded else {
             throw APIError.unavailable("the published templates are still loading")
         }
-        return try JSONResponse.make(["status": "ready"])
+        return JSONResponse.make(["status": .string("ready")])
     }
 
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigCore
 import RemoteConfigStore
 
 /// `/v1/projects`: create, list and read projects.
@@ -33,13 +34,13 @@ struct ProjectsController {
         let displayName = try body.string("displayName") ?? projectId
         try TextLimits.checkDisplayName(displayName)
         let project = try await projects.create(projectId: projectId, displayName: displayName, actor: key.auditActor)
-        return try JSONResponse.make(Self.json(project), status: .created)
+        return JSONResponse.make(Self.json(project), status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let key = try await auth.require(.viewer, on: .any, request)
         let found = try await projects.list(only: key.project)
-        return try JSONResponse.make(["projects": found.map(Self.json)])
+        return JSONResponse.make(["projects": .array(found.map { .object(Self.json($0)) })])
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -48,13 +49,13 @@ struct ProjectsController {
         guard let project = try await projects.get(projectId) else {
             throw APIError.notFound("project \(projectId) not found")
         }
-        return try JSONResponse.make(Self.json(project))
+        return JSONResponse.make(Self.json(project))
     }
 
-    static func json(_ project: Project) -> [String: Any] {
+    static func json(_ project: Project) -> JSONObject {
         [
-            "projectId": project.projectId, "displayName": project.displayName,
-            "createTime": JSONResponse.timestamp(project.createTime),
+            "projectId": .string(project.projectId), "displayName": .string(project.displayName),
+            "createTime": .string(JSONResponse.timestamp(project.createTime)),
         ]
     }
 }

@@ -86,9 +86,9 @@ final class FetchAnswers: Sendable {
         var entries: [UInt8] = [UInt8(ascii: "{")]
         for (index, entry) in result.entries.enumerated() {
             if index > 0 { entries.append(UInt8(ascii: ",")) }
-            JSONText.appendString(entry.key, to: &entries)
+            JSONWriter.writeString(entry.key, into: &entries)
             entries.append(UInt8(ascii: ":"))
-            JSONText.appendString(entry.value, to: &entries)
+            JSONWriter.writeString(entry.value, into: &entries)
         }
         entries.append(UInt8(ascii: "}"))
 
@@ -97,8 +97,8 @@ final class FetchAnswers: Sendable {
         hasher.update(data: entries)
         var etag: [UInt8] = [UInt8(ascii: "\"")]
         for byte in hasher.finalize().prefix(16) {
-            etag.append(JSONText.hexDigits[Int(byte >> 4)])
-            etag.append(JSONText.hexDigits[Int(byte & 0x0F)])
+            etag.append(Self.hexDigits[Int(byte >> 4)])
+            etag.append(Self.hexDigits[Int(byte & 0x0F)])
         }
         etag.append(UInt8(ascii: "\""))
 
@@ -107,15 +107,17 @@ final class FetchAnswers: Sendable {
         body.writeBytes(entries)
         body.writeString(#","state":"#)
         var tail: [UInt8] = []
-        JSONText.appendString(result.state.rawValue, to: &tail)
+        JSONWriter.writeString(result.state.rawValue, into: &tail)
         if let version = result.templateVersion {
             tail += Array(#","templateVersion":"#.utf8)
-            JSONText.appendString(version, to: &tail)
+            JSONWriter.writeString(version, into: &tail)
         }
         tail.append(UInt8(ascii: "}"))
         body.writeBytes(tail)
         return Answer(state: result.state, etag: String(decoding: etag, as: UTF8.self), body: body)
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`).
     static func matches(_ header: String, _ etag: String) -> Bool {
@@ -126,29 +128,5 @@ final class FetchAnswers: Sendable {
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
             return tag == etag || tag == "*"
         }
-    }
-}
-
-/// JSON text without Foundation: strings escaped by hand, hex from a table.
-enum JSONText {
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Appends `text` as a JSON string.
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
-                bytes += [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import RemoteConfigCore
 
 /// One field-level problem of a request, as in Google API error details.
 public struct ErrorDetail: Sendable, Equatable, Codable {
@@ -133,19 +134,17 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     /// The JSON error body of API.md.
     func encodedBody() -> ByteBuffer {
-        var body: [String: Any] = [
-            "code": Int(status.code), "status": statusName.rawValue, "message": message,
+        var body: JSONObject = [
+            "code": .integer(Int(status.code)), "status": .string(statusName.rawValue), "message": .string(message),
         ]
         if !details.isEmpty {
-            body["details"] = details.map { detail -> [String: Any] in
-                var entry: [String: Any] = ["field": detail.field, "reason": detail.reason]
-                if let message = detail.message { entry["message"] = message }
-                return entry
-            }
+            body["details"] = .array(
+                details.map { detail in
+                    var entry: JSONObject = ["field": .string(detail.field), "reason": .string(detail.reason)]
+                    if let message = detail.message { entry["message"] = .string(message) }
+                    return .object(entry)
+                })
         }
-        // Strings, numbers, arrays and dictionaries of them always serialise.
-        let data = try! JSONSerialization.data(
-            withJSONObject: ["error": body], options: [.sortedKeys, .withoutEscapingSlashes])
-        return ByteBuffer(bytes: data)
+        return ByteBuffer(bytes: JSONValue.object(["error": .object(body)]).jsonBytes())
     }
 }

@@ -1,23 +1,24 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import RemoteConfigCore
 
-/// A request body read as a JSON object, with typed field access that reports the field at fault.
+/// A request body read as a JSON object (Core's strict parser), with typed field access that reports the
+/// field at fault.
 struct JSONBody {
-    let object: [String: Any]
+    let object: JSONObject
 
     /// Reads and parses the body (at most the context's upload limit); 400 when it is not a JSON object.
     static func read(_ request: Request, context: AppRequestContext) async throws -> JSONBody {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        let data = Data(buffer: buffer)
-        guard !data.isEmpty else { return JSONBody(object: [:]) }
-        let parsed: Any
+        guard buffer.readableBytes > 0 else { return JSONBody(object: [:]) }
+        let parsed: JSONValue
         do {
-            parsed = try JSONSerialization.jsonObject(with: data, options: [])
+            parsed = try JSONValue(parsing: buffer.readableBytesView)
         } catch {
             throw APIError.invalidField("body", reason: "MALFORMED_JSON", "the request body is not valid JSON")
         }
-        guard let object = parsed as? [String: Any] else {
+        guard case .object(let object) = parsed else {
             throw APIError.invalidField("body", reason: "NOT_AN_OBJECT", "the request body must be a JSON object")
         }
         return JSONBody(object: object)
@@ -25,32 +26,35 @@ struct JSONBody {
 
     /// A string field; nil when absent or null, 400 when of another type.
     func string(_ field: String) throws -> String? {
-        guard let value = object[field], !(value is NSNull) else { return nil }
-        guard let string = value as? String else {
+        switch object[field] {
+        case nil, .null?:
+            return nil
+        case .string(let string)?:
+            // PostgreSQL text cannot hold U+0000: refuse it here, naming the field, rather than fail at the store.
+            if string.unicodeScalars.contains("\u{0}") {
+                throw APIError.invalidField(field, reason: "INVALID_CHARACTER", "\(field) must not contain U+0000")
+            }
+            return string
+        default:
             throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string")
         }
-        // PostgreSQL text cannot hold U+0000: refuse it here, naming the field, rather than fail at the store.
-        if string.unicodeScalars.contains("\u{0}") {
-            throw APIError.invalidField(field, reason: "INVALID_CHARACTER", "\(field) must not contain U+0000")
-        }
-        return string
     }
 
     /// A string or whole-number field as text (Firebase sends version numbers as strings, people type numbers).
     func stringOrInteger(_ field: String) throws -> String? {
-        guard let value = object[field], !(value is NSNull) else { return nil }
-        if value is String { return try string(field) }
-        // On Linux a JSON 0 or 1 also casts to Bool: check the number's own type, not `is Bool`.
-        if let number = value as? NSNumber, String(cString: number.objCType) != "c" {
-            switch String(cString: number.objCType) {
-            case "d", "f":
-                // 1.0 and 1e0 are the whole number 1 in JSON.
-                if let whole = Int64(exactly: number.doubleValue) { return String(whole) }
-            default:
-                return number.stringValue
-            }
+        switch object[field] {
+        case .number(let text)?:
+            // 1.0 and 1e0 are the whole number 1 in JSON.
+            if let whole = Int64(text) { return String(whole) }
+            if let value = Double(text), let whole = Int64(exactly: value) { return String(whole) }
+            throw APIError.invalidField(
+                field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
+        case .bool?, .array?, .object?:
+            throw APIError.invalidField(
+                field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
+        default:
+            return try string(field)
         }
-        throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
     }
 
     /// A required string field.
@@ -62,15 +66,14 @@ struct JSONBody {
     }
 }
 
-/// JSON responses with a stable layout (sorted keys) and `null` kept where a field has no value.
+/// JSON responses, written by Core's writer (the one JSON stack of the server).
 enum JSONResponse {
-    static func make(_ object: [String: Any], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws
-        -> Response
-    {
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    static func make(_ object: JSONObject, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: fields,
+            body: .init(byteBuffer: ByteBuffer(bytes: JSONValue.object(object).jsonBytes())))
     }
 
     /// RFC 3339 with milliseconds in UTC, as Firebase writes times.

@@ -167,11 +167,9 @@ enum TemplateHTTP {
 
     /// A JSON response from an ordered object, with headers.
     static func response(_ object: JSONObject, status: HTTPResponse.Status = .ok, etag: String? = nil) -> Response {
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        var headers = HTTPFields()
         if let etag { headers[.eTag] = etag }
-        return Response(
-            status: status, headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: JSONValue.object(object).jsonBytes())))
+        return JSONResponse.make(object, status: status, headers: headers)
     }
 
     /// A positive whole number from a query or body field; 400 naming the field otherwise.
