@@ -8,6 +8,8 @@ nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) me
 
   fetch 200    POST remoteConfig:fetch, cycling through the 200 contexts
   fetch 304    the same with each context's ETag in If-None-Match
+  fetch new    the fetch 200 bodies, each with a new random appInstanceId: callers never seen before, whose
+               answer no body-keyed memory can serve (the cost of a first fetch)
   nginx 200    GET of the 200 answer files
   nginx 304    the same with nginx's ETags
   healthz      GET /healthz: the floor of our HTTP stack
@@ -177,6 +179,43 @@ def children(pid: int) -> list[int]:
     return found
 
 
+FRESH_CALLERS_LIBRARY = r"""
+-- Every request a caller never seen before: the body of context i with a random appInstanceId, so no
+-- answer remembered by body can serve it (the path of a first fetch).
+local threads = 0
+setup = function(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+init = function(args)
+  math.randomseed(os.time() * 1000 + (tid or 0) * 7919)
+end
+local counter = 0
+request = function()
+  counter = counter + 1
+  local c = fresh[(counter % #fresh) + 1]
+  local id = string.format("%08x%08x%08x", math.random(0, 0x7fffffff), math.random(0, 0x7fffffff), counter)
+  return wrk.format("POST", c.path, c.headers, '{"appInstanceId":"' .. id .. '",' .. c.rest)
+end
+"""
+
+
+def write_fresh_script(path: str, requests: list[tuple[str, str, dict, str | None]]) -> None:
+    """The fetch 200 requests, each sent with a new random appInstanceId (see FRESH_CALLERS_LIBRARY)."""
+    lines = ["fresh = {}"]
+    for _, url, headers, body in requests:
+        headers = {"Host": HOST, **headers}
+        context = json.loads(body)
+        context.pop("appInstanceId")
+        rest = json.dumps(context, separators=(",", ":"))[1:]
+        header_table = "{" + ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items()) + "}"
+        lines.append(f"fresh[#fresh + 1] = {{path = {lua_string(url)}, headers = {header_table}, "
+                     f"rest = {lua_string(rest)}}}")
+    done = LUA_LIBRARY[LUA_LIBRARY.index("done = function"):]
+    with open(path, "w") as script:
+        script.write("\n".join(lines) + "\n" + FRESH_CALLERS_LIBRARY + done)
+
+
 def run_wrk(url: str, script: str, duration: int, connections: int, threads: int,
             measured: list[int] | None = None) -> dict:
     """Runs wrk; with `measured`, also the CPU those processes used per request (µs), which machine noise
@@ -316,14 +355,16 @@ def main() -> None:
                                ("nginx 304", nginx_304), ("healthz", [("GET", "/healthz", {}, None)])]:
             scripts[name] = os.path.join(work, name.replace(" ", "_") + ".lua")
             write_wrk_script(scripts[name], requests)
-        targets = {"fetch 200": base, "fetch 304": base, "healthz": base,
+        scripts["fetch new"] = os.path.join(work, "fetch_new.lua")
+        write_fresh_script(scripts["fetch new"], fetch_200)
+        targets = {"fetch 200": base, "fetch 304": base, "fetch new": base, "healthz": base,
                    "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}"}
 
         # Warm both up (JIT-free, but caches, connection pools and the allocator settle).
         run_wrk(base, scripts["fetch 200"], 2, args.connections, args.threads)
         run_wrk(targets["nginx 200"], scripts["nginx 200"], 2, args.connections, args.threads)
 
-        order = ["fetch 200", "nginx 200", "fetch 304", "nginx 304", "healthz"]
+        order = ["fetch 200", "nginx 200", "fetch 304", "nginx 304", "fetch new", "healthz"]
         if args.only:
             order = [name.strip() for name in args.only.split(",")]
             log(f"server PID {server.pid}; running only {order}")
@@ -376,6 +417,7 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         "fetch 304 / nginx 304 (target >= 0.6)": best["fetch 304"]["rps"] / best["nginx 304"]["rps"],
         "fetch 304 / fetch 200 (a 304 is cheaper)": best["fetch 304"]["rps"] / best["fetch 200"]["rps"],
         "fetch p99 / nginx p99 (target <= 3)": best["fetch 200"]["p99_ms"] / best["nginx 200"]["p99_ms"],
+        "fetch new / nginx 200 (first-time callers)": best["fetch new"]["rps"] / best["nginx 200"]["rps"],
         "healthz / nginx 200": best["healthz"]["rps"] / best["nginx 200"]["rps"],
         "CPU per request: fetch 304 / fetch 200": cpu["fetch 304"] / cpu["fetch 200"],
         "CPU per request: fetch 200 / nginx 200": cpu["fetch 200"] / cpu["nginx 200"],

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import HTTPTypes
 import NIOConcurrencyHelpers
 import NIOCore
@@ -59,8 +60,15 @@ final class FetchAnswers: Sendable {
     /// Above this `evaluationCost`, evaluating a caller is kept off the event loops (see `HeavyWork`).
     static let heavyCost = 4_000
 
+    /// At most this many request bodies are remembered per template (see `rememberedAnswer(body:now:)`).
+    static let bodyCapacity = 4_096
+    /// Bodies longer than this are not remembered (the memory would outweigh the saving).
+    static let bodyLimit = 2_048
+
     let compiled: CompiledTemplate
     private let answers = NIOLockedValueBox<[MatchSignature: Answer]>([:])
+    /// Answers by the exact bytes of the request body, each valid until the template's next time boundary.
+    private let byBody = NIOLockedValueBox<[ByteBuffer: (answer: Answer, validUntil: Double)]>([:])
 
     init(_ compiled: CompiledTemplate) {
         self.compiled = compiled
@@ -79,6 +87,30 @@ final class FetchAnswers: Sendable {
             answers[signature] = answer
         }
         return answer
+    }
+
+    /// The answer for a request body seen before, without parsing or evaluating it again: an app sends the
+    /// same bytes on every launch and foreground, and its 304s then cost a hash and a lookup. The body was
+    /// valid when remembered, and the answer depends on nothing else but the clock, which only `dateTime`
+    /// conditions read: an entry lasts until the template's next time boundary.
+    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? {
+        guard body.readableBytes <= Self.bodyLimit, let entry = byBody.withLockedValue({ $0[body] }) else {
+            return nil
+        }
+        return now.timeIntervalSince1970 < entry.validUntil ? entry.answer : nil
+    }
+
+    /// Remembers `answer` for a valid request `body` evaluated at `now`.
+    func remember(body: ByteBuffer, answer: Answer, now: Date) {
+        guard body.readableBytes <= Self.bodyLimit else { return }
+        let validUntil =
+            compiled.inputs.timeBoundaries.first { $0 > now }?.timeIntervalSince1970 ?? .infinity
+        // A copy: the request's bytes are a slice of the connection's buffer, which must not be kept alive.
+        let key = ByteBuffer(bytes: body.readableBytesView)
+        byBody.withLockedValue { entries in
+            if entries.count >= Self.bodyCapacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = (answer, validUntil)
+        }
     }
 
     /// The body bytes and the ETag, which depends only on what this caller receives (state and entries).

@@ -62,7 +62,7 @@ final class FetchEndpoint: Sendable {
     private enum Step {
         case done(FetchReply)
         case lookUpKey(secret: String)
-        case evaluateOffLoop(FetchAnswers, FetchContext)
+        case evaluateOffLoop(FetchAnswers, FetchContext, ByteBuffer)
     }
 
     /// The reply, when it can be given without waiting; nil when `reply(_:)` must be awaited. `keyMemo` is
@@ -83,8 +83,9 @@ final class FetchEndpoint: Sendable {
                 }
                 step = try afterKey(key, call)
             }
-            if case .evaluateOffLoop(let answers, let context) = step {
+            if case .evaluateOffLoop(let answers, let context, let body) = step {
                 let answer = try await HeavyWork.run { answers.answer(for: context) }
+                answers.remember(body: body, answer: answer, now: context.now)
                 step = .done(reply(answer, ifNoneMatch: call.ifNoneMatch))
             }
         } catch let error as APIError {
@@ -134,14 +135,21 @@ final class FetchEndpoint: Sendable {
                 .tooManyRequests, "this client key is over its fetch rate limit; retry after \(wait) s",
                 headers: [.retryAfter: String(wait)])
         }
-        let context = try FetchRequest.context(from: call.body.readableBytesView, now: Date())
+        let now = Date()
+        let answers = published.entry(project)?.answers
+        if let remembered = answers?.rememberedAnswer(body: call.body, now: now) {
+            return .done(reply(remembered, ifNoneMatch: call.ifNoneMatch))
+        }
+        let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
         // The client key proves the project exists; one this server has not loaded yet has nothing
         // published (a publish would have reached it through NOTIFY or the periodic check).
-        guard let answers = published.entry(project)?.answers else {
+        guard let answers else {
             return .done(reply(FetchAnswers.noTemplate, ifNoneMatch: call.ifNoneMatch))
         }
-        if answers.isHeavy { return .evaluateOffLoop(answers, context) }
-        return .done(reply(answers.answer(for: context), ifNoneMatch: call.ifNoneMatch))
+        if answers.isHeavy { return .evaluateOffLoop(answers, context, call.body) }
+        let answer = answers.answer(for: context)
+        answers.remember(body: call.body, answer: answer, now: now)
+        return .done(reply(answer, ifNoneMatch: call.ifNoneMatch))
     }
 
     private func reply(_ answer: FetchAnswers.Answer, ifNoneMatch: String?) -> FetchReply {
