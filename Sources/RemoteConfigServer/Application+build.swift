@@ -115,7 +115,16 @@ public func buildApplication(
         ),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "remote-config"),
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            // Connections beyond what the open-files limit allows are refused at once (see AcceptGuard).
+            let capacity = ConnectionCapacity.connections(openFiles: ConnectionCapacity.openFilesLimit)
+            do {
+                try await AcceptGuard.install(on: channel, capacity: capacity, metrics: environment.metrics)
+            } catch {
+                logger.warning("could not guard the listening socket's accepts: \(error)")
+            }
+            await onServerRunning(channel.localAddress?.port ?? configuration.port)
+        },
         logger: logger
     )
     app.addServices(database, StreamHubService(hub: environment.streams))
