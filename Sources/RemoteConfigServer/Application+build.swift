@@ -111,7 +111,11 @@ public func buildApplication(
     var app = Application(
         responder: ChildTaskResponder(base: router.buildResponder()),
         server: .leanHTTP1(
-            fetch: environment.fetch, headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout
+            fetch: environment.fetch,
+            stream: StreamEndpoint(
+                hub: environment.streams, published: environment.published, clientKeys: environment.clientKeys,
+                metrics: environment.metrics),
+            headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout
         ),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "remote-config"),
