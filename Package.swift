@@ -123,6 +123,7 @@ let package = Package(
                 "RemoteConfigClient",
                 "RemoteConfigTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
