@@ -23,8 +23,10 @@ import re
 import resource
 import secrets
 import shutil
+import socket
 import signal
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -32,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 
 HOST = "127.0.0.1"  # loopback only: never configurable
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; the control message has the same number
 
 
 def log(message: str) -> None:
@@ -242,6 +245,100 @@ async def admin(port: int, token: str, method: str, path: str, document: dict | 
     return json.loads(payload) if payload else {}
 
 
+class KeepAliveConnection:
+    """One HTTP/1.1 connection opened ahead of time and reused: at the server's connection limit a new one
+    cannot be accepted, but what an operator or an app already holds must keep working."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+
+    async def request(self, method: str, path: str, headers: dict[str, str], body: bytes | None = None,
+                      on_sent=None, timeout: float = 30.0) -> tuple[int, bytes]:
+        assert self.reader and self.writer
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        if body is not None:
+            lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        if on_sent:
+            on_sent()
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b""))
+        await self.writer.drain()
+
+        async def read() -> tuple[int, bytes]:
+            head = await self.reader.readuntil(b"\r\n\r\n")
+            status_line, *header_lines = head.decode("latin-1").split("\r\n")
+            length = 0
+            for line in header_lines:
+                if line.lower().startswith("content-length:"):
+                    length = int(line.split(":", 1)[1])
+            return int(status_line.split()[1]), await self.reader.readexactly(length)
+
+        return await asyncio.wait_for(read(), timeout)
+
+    def close(self) -> None:
+        if self.writer:
+            self.writer.close()
+
+
+def hold_idle_connections(port: int, count: int, refused_within: float) -> int:
+    """`--hold-idle`: a separate process (its own open-files limit, so the load is not capped by this
+    script's) opens `count` connections that send nothing, one after another, prints one JSON line saying
+    how many the server closed within `refused_within` seconds and how fast, then holds the others until
+    its stdin closes."""
+    import selectors
+    import socket
+
+    raise_fd_limit(65536)
+    sockets: list[tuple[socket.socket, float]] = []
+    connect_failed = 0
+    started = time.perf_counter()
+    for _ in range(count):
+        # Bounded: once the server's backlog is full, connects time out; a few of those say enough.
+        if connect_failed >= 20 or time.perf_counter() - started > 60:
+            break
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.settimeout(refused_within)
+        try:
+            sock.connect((HOST, port))
+        except OSError:
+            connect_failed += 1
+            sock.close()
+            continue
+        sock.setblocking(False)
+        sockets.append((sock, time.perf_counter()))
+    opened_in = time.perf_counter() - started
+    # Which ones did the server close (EOF or reset), and how long after connecting?
+    selector = selectors.DefaultSelector()
+    for sock, at in sockets:
+        selector.register(sock, selectors.EVENT_READ, at)
+    closed: list[float] = []
+    deadline = time.perf_counter() + refused_within
+    while time.perf_counter() < deadline and len(closed) < len(sockets):
+        for key, _ in selector.select(timeout=max(0.0, deadline - time.perf_counter())):
+            sock = key.fileobj
+            try:
+                data = sock.recv(4096)
+            except OSError:
+                data = b""
+            if not data:
+                closed.append(time.perf_counter() - key.data)
+                selector.unregister(sock)
+                sock.close()
+    closed.sort()
+    print(json.dumps({
+        "attempted": len(sockets) + connect_failed, "connect_failed": connect_failed, "connected": len(sockets),
+        "closed_by_server": len(closed), "held": len(sockets) - len(closed), "opened_in": opened_in,
+        "close_p50": closed[len(closed) // 2] if closed else None, "close_max": closed[-1] if closed else None,
+    }), flush=True)
+    sys.stdin.read()  # hold the rest until the benchmark is done with them
+    return 0
+
+
 # ----------------------------------------------------------------------------------------------------------
 # One SSE stream as an asyncio Protocol: cheap per connection, timestamps taken on arrival
 
@@ -285,10 +382,13 @@ class SSEStream(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
         ALL_STREAMS.append(self)
+        # The kernel stamps each arriving segment, so the notify latency does not include the time this
+        # single-threaded script takes to get round to thousands of sockets (see `receive_stamped`).
+        self.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.transport.write(self.request)
 
-    def data_received(self, data: bytes) -> None:
-        now = time.perf_counter()
+    def data_received(self, data: bytes, now: float | None = None) -> None:
+        now = time.perf_counter() if now is None else now
         self.buffer += data
         if not self.headers_done:
             end = self.buffer.find(b"\r\n\r\n")
@@ -389,6 +489,50 @@ class SSEStream(asyncio.Protocol):
         self.closing = True
         if self.transport and not self.transport.is_closing():
             self.transport.close()
+
+
+async def receive_stamped(streams: list[SSEStream], version: int, sent_perf: float, sent_wall_ns: int,
+                          timeout: float) -> None:
+    """Reads the paused streams' sockets directly until each has `version` (or `timeout` passes), taking each
+    arrival time from the kernel's receive timestamp rather than from when this script read it: with
+    thousands of streams, one Python thread reading them one by one would otherwise be what is measured."""
+    pending = {s for s in streams if version not in s.arrival and not s.lost}
+    raw = {}
+    for stream in pending:
+        fd = stream.transport.get_extra_info("socket").fileno()
+        raw[stream] = socket.socket(fileno=fd)  # the same descriptor: detached below, never closed here
+    deadline = time.perf_counter() + timeout
+    try:
+        # The arrival times are the kernel's, so reading can wait: meanwhile this script stays off the cores
+        # the server is fanning out on.
+        await asyncio.sleep(1.0)
+        while pending and time.perf_counter() < deadline:
+            for stream in list(pending):
+                sock = raw[stream]
+                try:
+                    data, ancillary, _, _ = sock.recvmsg(65536, socket.CMSG_SPACE(16), socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    pending.discard(stream)
+                    continue
+                if not data:
+                    pending.discard(stream)
+                    continue
+                stamp_ns = None
+                for level, kind, payload in ancillary:
+                    if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= 16:
+                        seconds, nanoseconds = struct.unpack("qq", payload[:16])
+                        stamp_ns = seconds * 1_000_000_000 + nanoseconds
+                now = sent_perf + (stamp_ns - sent_wall_ns) / 1e9 if stamp_ns else time.perf_counter()
+                stream.data_received(data, now)
+                if version in stream.arrival:
+                    pending.discard(stream)
+            if pending:
+                await asyncio.sleep(0.25)
+    finally:
+        for sock in raw.values():
+            sock.detach()
 
 
 async def open_stream(port: int, request: bytes, tally: Tally, timeout: float) -> SSEStream | None:
@@ -509,20 +653,66 @@ async def measure(args: argparse.Namespace, server: Server, results: dict) -> No
     results["rss_after_2"] = await idle_rss(pid, args.settle)
     results["fds_after"] = open_fds(pid)
     results["anon_after"] = status_kib(pid, "RssAnon")
+    # Connections an operator and an app hold already: at the limit, new ones may be refused.
+    admin_connection, app_connection = KeepAliveConnection(port), KeepAliveConnection(port)
+    for connection in (admin_connection, app_connection):
+        await connection.open()
+        # A first request now: a connection that sends no request head within 30 s is closed by the server.
+        await connection.request("GET", "/healthz", {})
+    flood = None
+    if args.idle_connections:
+        # Past the limit: a separate process (the load is not capped by this script's own limit) opens idle
+        # connections until the server has no room; how fast are the ones past it refused?
+        log(f"opening {args.idle_connections} idle connections from a helper process")
+        flood = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--binary", args.binary, "--hold-idle",
+             str(args.idle_connections), "--port", str(port)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = await asyncio.get_running_loop().run_in_executor(None, flood.stdout.readline)
+        results["flood"] = json.loads(line) if line else {"error": "the helper said nothing"}
+        log(f"idle connections: {results['flood']}")
+        results["fds_at_limit"] = open_fds(pid)
+    try:
+        await publish_and_fetch(args, server, results, streams, admin_connection, app_connection, project, key)
+    finally:
+        if flood:
+            flood.stdin.close()
+            flood.wait(10)
+        admin_connection.close()
+        app_connection.close()
+    if args.stop_with_streams_open or "latencies" not in results:
+        return
+    still_open = results.pop("still_open")
+    await close_and_drain(args, server, results, streams, still_open)
+
+
+async def publish_and_fetch(args: argparse.Namespace, server: Server, results: dict, streams: list[SSEStream],
+                            admin_connection: KeepAliveConnection, app_connection: KeepAliveConnection,
+                            project: str, key: str) -> None:
+    pid = server.pid
+    token = server.admin_token
     still_open = [s for s in streams if not s.lost]
     results["still_open_before_publish"] = len(still_open)
+    results["still_open"] = still_open
 
     # Publish version 2; time from sending the PUT to `id: 2` on every stream.
     loop = asyncio.get_running_loop()
     for stream in still_open:
         stream.watch[2] = loop.create_future()
     sent_at: list[float] = []
+    sent_wall: list[int] = []
+    for stream in still_open:
+        stream.transport.pause_reading()  # read with kernel timestamps by receive_stamped
     server_cpu_0 = cpu_seconds(pid)
-    status, _, payload = await http_request(
-        port, "PUT", f"/v1/projects/{project}/remoteConfig",
+
+    def on_sent() -> None:
+        sent_wall.append(time.time_ns())
+        sent_at.append(time.perf_counter())
+
+    status, payload = await admin_connection.request(
+        "PUT", f"/v1/projects/{project}/remoteConfig",
         {"Authorization": f"Bearer {token}", "If-Match": "*"},
-        json.dumps({"parameters": {"x": {"defaultValue": {"value": "2"}}}}).encode(),
-        on_sent=lambda: sent_at.append(time.perf_counter()))
+        json.dumps({"parameters": {"x": {"defaultValue": {"value": "2"}}}}).encode(), on_sent=on_sent)
     put_done = time.perf_counter()
     if status != 200:
         raise RuntimeError(f"publish: {status} {payload[:300]!r}")
@@ -530,8 +720,16 @@ async def measure(args: argparse.Namespace, server: Server, results: dict) -> No
     if str(version) != "2":
         raise RuntimeError(f"publish made version {version!r}, expected 2")
     results["put_seconds"] = put_done - sent_at[0]
-    waiting = [s.watch[2] for s in still_open]
-    _, pending = await asyncio.wait(waiting, timeout=args.notify_timeout)
+    # A fetch while the server fans out (this script reads no stream meanwhile, so it measures the server).
+    fetch_started = time.perf_counter()
+    fetch_status, _ = await app_connection.request(
+        "POST", f"/v1/projects/{project}/remoteConfig:fetch", {"X-API-Key": key}, b'{"appInstanceId": "bench"}')
+    results["fetch"] = (fetch_status, time.perf_counter() - fetch_started)
+    await receive_stamped(still_open, 2, sent_at[0], sent_wall[0], args.notify_timeout)
+    for stream in still_open:
+        if not stream.lost:
+            stream.transport.resume_reading()
+    pending = [s for s in still_open if 2 not in s.arrival]
     results["notify_server_cpu"] = cpu_seconds(pid) - server_cpu_0
     latencies = [s.arrival[2] - sent_at[0] for s in still_open if 2 in s.arrival]
     results["notified"] = len(latencies)
@@ -555,7 +753,15 @@ async def measure(args: argparse.Namespace, server: Server, results: dict) -> No
         results["streams_at_shutdown"] = len(still_open)
         return
 
-    # Close every stream, and see what the server gives back.
+
+
+async def close_and_drain(args: argparse.Namespace, server: Server, results: dict, streams: list[SSEStream],
+                          still_open: list[SSEStream]) -> None:
+    pid = server.pid
+    tally: Tally = results["tally"]
+    # Close every stream, and see what the server gives back: its descriptors less one per stream (the
+    # database pool may have grown meanwhile, so not simply the count before the streams opened).
+    results["fds_target"] = open_fds(pid) - sum(1 for s in streams if not s.lost)
     for stream in streams:
         stream.close()
     results["closed_early"] = tally.closed_early
@@ -564,7 +770,7 @@ async def measure(args: argparse.Namespace, server: Server, results: dict) -> No
     # How long the server keeps the sockets of streams whose clients went away.
     drained = None
     while time.perf_counter() - closed_at < args.drain_timeout:
-        if open_fds(pid) <= results["fds_before"]:
+        if open_fds(pid) <= results["fds_target"]:
             drained = time.perf_counter() - closed_at
             break
         await asyncio.sleep(0.25)
@@ -605,7 +811,16 @@ def report(args: argparse.Namespace, server: Server, results: dict, failure: str
             rows.append(("notify first / p50 / p99", f"{min(lat) * 1000:.0f} / {percentile(lat, 50) * 1000:.0f} / "
                                                    f"{percentile(lat, 99) * 1000:.0f} ms"))
             rows.append(("notify max (last of N)", f"{max(lat) * 1000:.0f} ms"))
+            rows.append(("last notified after the PUT's answer",
+                         f"{(max(lat) - results['put_seconds']) * 1000:.0f} ms"))
         rows.append(("server CPU during notify", f"{results['notify_server_cpu']:.2f} s"))
+        if "fetch" in results:
+            status, took = results["fetch"]
+            rows.append(("fetch during the fan-out", f"{status} in {took * 1000:.0f} ms (held connection)"))
+    if "flood" in results:
+        flood = results["flood"]
+        rows.append(("idle connections past the streams", json.dumps(flood)))
+        rows.append(("server fds at the limit", str(results.get("fds_at_limit"))))
         if results.get("closed_early"):
             rows.append(("streams closed by the server early", f"{results['closed_early']} {results['close_errors']}"))
     if "streams_at_shutdown" in results:
@@ -615,7 +830,7 @@ def report(args: argparse.Namespace, server: Server, results: dict, failure: str
         rows.append(("streams ended by the server", f"{results['ended_by_server']} / {results['streams_at_shutdown']}"))
     if "drain_seconds" in results:
         drained = results["drain_seconds"]
-        rows.append(("server fds back to 'before' after close",
+        rows.append(("server fds released after close",
                      f"{drained:.1f} s" if drained is not None else
                      f"not within {args.drain_timeout:.0f} s ({results['fds_after_drain']} fds)"))
         rows.append(("RSS then", mib(results["rss_after_drain"])))
@@ -656,9 +871,16 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=180.0, help="overall limit in seconds (default 180)")
     parser.add_argument("--start-timeout", type=float, default=90.0, help="limit for the server to start")
     parser.add_argument("--project", default="stream-bench")
+    parser.add_argument("--idle-connections", type=int, default=0,
+                        help="past the limit: after the streams, open this many idle connections from a helper "
+                             "process, then publish and fetch over connections opened before them")
+    parser.add_argument("--hold-idle", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--keep-data", action="store_true", help="keep the temporary data dir (debugging)")
     args = parser.parse_args()
+    if args.hold_idle:
+        return hold_idle_connections(args.port, args.hold_idle, refused_within=1.0)
     args.binary = os.path.abspath(args.binary)
     if not os.access(args.binary, os.X_OK):
         parser.error(f"not an executable: {args.binary}")

@@ -118,11 +118,24 @@ public func buildApplication(
     var app = Application(
         responder: ChildTaskResponder(base: router.buildResponder()),
         server: .leanHTTP1(
-            fetch: environment.fetch, headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout
+            fetch: environment.fetch,
+            stream: StreamEndpoint(
+                hub: environment.streams, published: environment.published, clientKeys: environment.clientKeys,
+                metrics: environment.metrics),
+            headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout
         ),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "remote-config"),
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            // Connections beyond what the open-files limit allows are refused at once (see AcceptGuard).
+            let capacity = ConnectionCapacity.connections(openFiles: ConnectionCapacity.openFilesLimit)
+            do {
+                try await AcceptGuard.install(on: channel, capacity: capacity, metrics: environment.metrics)
+            } catch {
+                logger.warning("could not guard the listening socket's accepts: \(error)")
+            }
+            await onServerRunning(channel.localAddress?.port ?? configuration.port)
+        },
         logger: logger
     )
     app.addServices(database, StreamHubService(hub: environment.streams))

@@ -5,6 +5,10 @@ import NIOCore
 import ServiceLifecycle
 
 /// `remoteConfig:stream`: Server-Sent Events announcing each new template version of a project.
+///
+/// Most streams never get here: `StreamFront` serves the plain request on the connection's event loop. This
+/// route answers the rest the same way (a key this server must look up first, a request the front does not
+/// read) and gives every error answer.
 struct StreamController {
     let published: PublishedTemplates
     let clientKeys: ClientKeys
@@ -61,7 +65,7 @@ struct StreamController {
                         case .version:
                             continue
                         case .keepAlive:
-                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                            try await writer.write(ByteBuffer(string: Self.keepAlive))
                         }
                     }
                 } onGracefulShutdown: {
@@ -70,6 +74,9 @@ struct StreamController {
                 try await writer.finish(nil)
             })
     }
+
+    /// The comment line that keeps an idle stream open.
+    static let keepAlive = ": keep-alive\n\n"
 
     static func event(_ version: Int64) -> String {
         "event: version\nid: \(version)\ndata: {\"latestTemplateVersionNumber\": \"\(version)\"}\n\n"

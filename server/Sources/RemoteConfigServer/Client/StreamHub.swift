@@ -1,11 +1,15 @@
 import NIOConcurrencyHelpers
+import NIOCore
 import ServiceLifecycle
 
 /// The realtime subscribers of this server, by project: publishes fan out to them, a ticker sends
 /// keep-alives, revoking a key closes its streams.
 ///
-/// Each subscriber has a small bounded queue; a subscriber that does not keep up (a stalled reader)
-/// is closed rather than buffered without end, and catches up when it reconnects with `Last-Event-ID`.
+/// Most streams are served on their connection's event loop by `StreamFront`, grouped by loop in
+/// `LoopStreams`: a publish encodes its event once and makes one hop to each loop, which writes the same
+/// bytes to each of its streams. Streams the router serves (a key not yet in memory, say) are tasks fed
+/// through a small bounded queue each. Either way, a subscriber that does not keep up (a stalled reader) is
+/// closed rather than buffered without end, and catches up when it reconnects with `Last-Event-ID`.
 public final class StreamHub: Sendable {
     /// What a stream writes next.
     public enum Event: Sendable, Equatable {
@@ -23,6 +27,8 @@ public final class StreamHub: Sendable {
 
     private struct State {
         var byProject: [String: [UInt64: Subscriber]] = [:]
+        /// Streams served on event loops, one registry per loop.
+        var loops: [ObjectIdentifier: LoopStreams] = [:]
         var count = 0
         var nextID: UInt64 = 0
     }
@@ -61,6 +67,25 @@ public final class StreamHub: Sendable {
         return (id, stream)
     }
 
+    /// Takes a slot for a stream served on `eventLoop` (called there) and returns that loop's registry, where
+    /// the caller adds it; nil when the server already holds `maxStreams` streams.
+    func reserve(on eventLoop: any EventLoop) -> LoopStreams? {
+        state.withLockedValue { state -> LoopStreams? in
+            guard state.count < maxStreams else { return nil }
+            state.count += 1
+            let id = ObjectIdentifier(eventLoop)
+            if let streams = state.loops[id] { return streams }
+            let streams = LoopStreams(eventLoop: eventLoop)
+            state.loops[id] = streams
+            return streams
+        }
+    }
+
+    /// Gives back a slot taken with `reserve(on:)`.
+    func release() {
+        state.withLockedValue { $0.count -= 1 }
+    }
+
     /// Ends subscriber `id` of `project` and aborts its connection: its client left or stopped reading.
     func drop(project: String, id: UInt64) {
         guard let subscriber = state.withLockedValue({ $0.byProject[project]?[id] }) else { return }
@@ -82,27 +107,40 @@ public final class StreamHub: Sendable {
 
     /// Tells every subscriber of `project` about `version`.
     public func publish(project: String, version: Int64) {
-        let targets = state.withLockedValue { Array(($0.byProject[project] ?? [:]).values) }
+        let (targets, loops) = state.withLockedValue { (Array(($0.byProject[project] ?? [:]).values), $0.loops) }
+        if !loops.isEmpty {
+            let bytes = StreamFront.chunk(StreamController.event(version))
+            for streams in loops.values {
+                streams.eventLoop.execute { streams.publish(project: project, version: version, bytes: bytes) }
+            }
+        }
         for subscriber in targets { send(.version(version), to: subscriber) }
     }
 
     /// Closes every stream opened with key `keyId`.
     public func closeStreams(ofKey keyId: String) {
-        let targets = state.withLockedValue { state in
-            state.byProject.values.flatMap { $0.values.filter { $0.keyId == keyId } }
+        let (targets, loops) = state.withLockedValue { state in
+            (state.byProject.values.flatMap { $0.values.filter { $0.keyId == keyId } }, state.loops)
         }
+        for streams in loops.values { streams.eventLoop.execute { streams.end(keyId: keyId) } }
         for subscriber in targets { subscriber.continuation.finish() }
     }
 
     /// Closes every stream (shutdown).
     public func closeAll() {
-        let targets = state.withLockedValue { $0.byProject.values.flatMap(\.values) }
+        let (targets, loops) = state.withLockedValue { ($0.byProject.values.flatMap(\.values), $0.loops) }
+        for streams in loops.values { streams.eventLoop.execute { streams.end(keyId: nil) } }
         for subscriber in targets { subscriber.continuation.finish() }
     }
 
     /// How many streams are open.
     public var count: Int {
         state.withLockedValue { $0.count }
+    }
+
+    /// How many of them are served on their event loops by `StreamFront` (the others by the router).
+    var servedOnLoops: Int {
+        state.withLockedValue { state in state.count - state.byProject.values.reduce(0) { $0 + $1.count } }
     }
 
     private func send(_ event: Event, to subscriber: Subscriber) {
@@ -115,8 +153,64 @@ public final class StreamHub: Sendable {
 
     /// Sends a keep-alive to every stream.
     func keepAlive() {
-        let targets = state.withLockedValue { $0.byProject.values.flatMap(\.values) }
+        let (targets, loops) = state.withLockedValue { ($0.byProject.values.flatMap(\.values), $0.loops) }
+        if !loops.isEmpty {
+            let bytes = StreamFront.chunk(StreamController.keepAlive)
+            for streams in loops.values { streams.eventLoop.execute { streams.keepAlive(bytes: bytes) } }
+        }
         for subscriber in targets { send(.keepAlive, to: subscriber) }
+    }
+}
+
+/// The streams one event loop serves, by project. Touched only on that loop (every method runs there), which
+/// is what makes sharing it between the hub's lock and the loop safe.
+final class LoopStreams: @unchecked Sendable {
+    let eventLoop: any EventLoop
+    private var byProject: [String: [ObjectIdentifier: StreamFront]] = [:]
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func add(_ stream: StreamFront, project: String) {
+        byProject[project, default: [:]][ObjectIdentifier(stream)] = stream
+    }
+
+    func remove(_ stream: StreamFront, project: String) {
+        byProject[project]?[ObjectIdentifier(stream)] = nil
+        if byProject[project]?.isEmpty == true { byProject[project] = nil }
+    }
+
+    /// Streams written to in one event-loop task: a few milliseconds of writes on this machine.
+    static let slice = 256
+
+    func publish(project: String, version: Int64, bytes: ByteBuffer) {
+        guard let streams = byProject[project] else { return }
+        write(Array(streams.values), from: 0, version: version, bytes: bytes)
+    }
+
+    func keepAlive(bytes: ByteBuffer) {
+        write(byProject.values.flatMap(\.values), from: 0, version: nil, bytes: bytes)
+    }
+
+    /// Writes to `streams[start...]` a slice at a time, each slice a task of its own, so that what else this
+    /// loop serves (fetches, the publish's own acknowledgement) waits for one slice, not for every stream.
+    private func write(_ streams: [StreamFront], from start: Int, version: Int64?, bytes: ByteBuffer) {
+        let end = min(start + Self.slice, streams.count)
+        for stream in streams[start..<end] { stream.send(version: version, bytes: bytes) }
+        guard end < streams.count else { return }
+        // Scheduled a moment later rather than executed: NIO runs the tasks that tasks add in the same tick,
+        // before it looks at sockets again, so only a deadline in the future lets reads in between slices.
+        eventLoop.assumeIsolated().scheduleTask(in: .microseconds(100)) {
+            self.write(streams, from: end, version: version, bytes: bytes)
+        }
+    }
+
+    /// Ends the streams of `keyId`, or all of them.
+    func end(keyId: String?) {
+        for streams in byProject.values {
+            for stream in streams.values where keyId == nil || stream.keyId == keyId { stream.end() }
+        }
     }
 }
 

@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 channel with what this server adds to every connection: a small first read
-/// buffer, header and idle timeouts, and the fetch fast path.
+/// buffer, header and idle timeouts, and the fetch and stream fast paths.
 ///
 /// Each connection keeps its last read buffer for the next read. NIO's default first buffer is 2 KiB, which
 /// an idle realtime stream (thousands per server) would hold for hours; requests here are mostly a few
@@ -14,6 +14,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
 
     let base: HTTP1Channel
     let fetch: FetchEndpoint?
+    let stream: StreamEndpoint?
     let headerTimeout: Duration
     let idleTimeout: Duration
 
@@ -33,6 +34,16 @@ struct LeanHTTP1Channel: ServerChildChannel {
             if let front {
                 try pipeline.addHandler(front, position: .after(watcher))
             }
+            if let stream {
+                let streamFront = StreamFront(
+                    hub: stream.hub, published: stream.published, clientKeys: stream.clientKeys,
+                    metrics: stream.metrics, deadlines: deadlines, logger: logger)
+                if let front {
+                    try pipeline.addHandler(streamFront, position: .after(front))
+                } else {
+                    try pipeline.addHandler(streamFront, position: .after(watcher))
+                }
+            }
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             try pipeline.addHandler(ProtocolErrorResponder(), position: .before(codec))
             try pipeline.addHandler(RequestLifecycleWatcher(deadlines: deadlines), position: .after(codec))
@@ -46,13 +57,23 @@ struct LeanHTTP1Channel: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 with a small first read buffer per connection, connection timeouts and, when `fetch` is
-    /// given, fetches answered on the event loop.
-    static func leanHTTP1(fetch: FetchEndpoint?, headerTimeout: Duration, idleTimeout: Duration) -> HTTPServerBuilder {
+    /// HTTP/1.1 with a small first read buffer per connection, connection timeouts and, when `fetch` and
+    /// `stream` are given, fetches and streams served on the event loop.
+    static func leanHTTP1(
+        fetch: FetchEndpoint?, stream: StreamEndpoint? = nil, headerTimeout: Duration, idleTimeout: Duration
+    ) -> HTTPServerBuilder {
         .init { responder in
             LeanHTTP1Channel(
-                base: HTTP1Channel(responder: responder), fetch: fetch, headerTimeout: headerTimeout,
+                base: HTTP1Channel(responder: responder), fetch: fetch, stream: stream, headerTimeout: headerTimeout,
                 idleTimeout: idleTimeout)
         }
     }
+}
+
+/// What `StreamFront` serves streams with.
+struct StreamEndpoint: Sendable {
+    let hub: StreamHub
+    let published: PublishedTemplates
+    let clientKeys: ClientKeys
+    let metrics: ServerMetrics
 }

@@ -14,6 +14,8 @@ public final class ServerMetrics: Sendable {
     private let cacheReloads: Counter
     private let databaseErrors: Counter
     private let refusedStreams: Counter
+    private let refusedConnections: Counter
+    private let acceptErrors: Counter
 
     static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "rc", metricName: metric, unitName: unit, helpText: help)
@@ -41,6 +43,14 @@ public final class ServerMetrics: Sendable {
         refusedStreams = registry.makeCounter(
             descriptor: Self.name(
                 "streams_refused", "total", "Stream requests refused because the server held its maximum"))
+        refusedConnections = registry.makeCounter(
+            descriptor: Self.name(
+                "connections_refused", "total",
+                "Connections closed unserved because the server held as many as its open-files limit allows"))
+        acceptErrors = registry.makeCounter(
+            descriptor: Self.name(
+                "accept_errors", "total", "Accepts that failed because the process or system ran out of descriptors"
+            ))
     }
 
     /// The labelled series already made: the registry builds label strings and takes its lock on every
@@ -121,6 +131,8 @@ public final class ServerMetrics: Sendable {
 
     func cacheReload() { cacheReloads.increment() }
     func streamRefused() { refusedStreams.increment() }
+    func connectionRefused() { refusedConnections.increment() }
+    func acceptFailed() { acceptErrors.increment() }
     func databaseError() { databaseErrors.increment() }
 
     /// The Prometheus text exposition, with gauges read now.

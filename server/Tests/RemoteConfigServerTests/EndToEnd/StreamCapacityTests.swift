@@ -93,6 +93,87 @@ import Testing
         #expect(try await again.head().hasPrefix("HTTP/1.1 200"))
     }
 
+    /// Connections past what the open-files limit allows are closed at once (not left in the kernel's backlog
+    /// until their clients give up), counted in `/metrics`, and what the server holds keeps its speed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    func connectionsPastTheLimitFailFastAndTheRestKeepTheirSpeed() async throws {
+        let url = ServeCommandTests.urlText(try await TestCluster.shared.makeDatabase())
+        // 160 descriptors: room for 96 client connections.
+        let server = try ServerProcess(
+            ["serve", "--port", "0", "--database-url", url],
+            environment: ["RC_ADMIN_TOKEN": Self.token, "RC_LOG_LEVEL": "info"], openFiles: (128, 160))
+        defer { server.signal(SIGKILL) }
+        let port = try await server.waitUntilListening()
+        let base = "http://127.0.0.1:\(port)"
+        _ = try await HTTP.request(
+            "POST", base + "/v1/projects", headers: Self.admin, body: HTTP.json(["projectId": "cap-app"]))
+        let key = try #require(
+            try await HTTP.request(
+                "POST", base + "/v1/apiKeys", headers: Self.admin,
+                body: HTTP.json(["role": "client", "project": "cap-app", "displayName": "app"])
+            ).json["key"] as? String)
+
+        // What an operator and an app already hold: keep-alive connections and a few streams.
+        let admin = try RawConnection(port: port)
+        defer { admin.close() }
+        let app = try RawConnection(port: port)
+        defer { app.close() }
+        var streams: [SSEClient] = []
+        for _ in 0..<10 {
+            let stream = try SSEClient(
+                port: port, path: "/v1/projects/cap-app/remoteConfig:stream", headers: ["X-API-Key": key])
+            #expect(try await stream.head().hasPrefix("HTTP/1.1 200"))
+            streams.append(stream)
+        }
+
+        // Far more connections than the server has room for, none of which sends anything.
+        var idle: [RawConnection] = []
+        defer {
+            for connection in idle { connection.close() }
+        }
+        for _ in 0..<140 { idle.append(try RawConnection(port: port)) }
+        try await Task.sleep(for: .seconds(1))
+        var refused = 0
+        for connection in idle where try await connection.waitForDisconnect(timeout: .milliseconds(20)) {
+            refused += 1
+        }
+        // 96 fit, whatever else the test's own HTTP client keeps open: at least 140 + 12 - 96 are refused.
+        #expect(refused >= 56, "only \(refused) of 140 connections past the limit were closed within 1 s")
+
+        admin.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        let metrics = String(decoding: try #require(try await admin.response()).body, as: UTF8.self)
+        #expect(metrics.contains("rc_connections_refused_total \(refused)\n"), "\(metrics)")
+
+        var fastestPublish = Duration.seconds(60)
+        for version in 1...3 {
+            let body = #"{"parameters": {"p": {"defaultValue": {"value": "\#(version)"}}}}"#
+            let start = ContinuousClock.now
+            admin.send(
+                "PUT /v1/projects/cap-app/remoteConfig HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.token)\r\n"
+                    + "If-Match: *\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                    + body)
+            let publish = try #require(try await admin.response())
+            fastestPublish = min(fastestPublish, ContinuousClock.now - start)
+            #expect(publish.status == 200)
+            for stream in streams {
+                var notified = false
+                while let event = try await stream.next(timeout: .seconds(1)) {
+                    if event.id == "\(version)" {
+                        notified = true
+                        break
+                    }
+                }
+                #expect(notified, "a held stream was not told about version \(version) within 1 s")
+            }
+        }
+        #expect(fastestPublish < .milliseconds(200), "the fastest of 3 publishes took \(fastestPublish)")
+        let fetchBody = #"{"appInstanceId": "probe"}"#
+        app.send(
+            "POST /v1/projects/cap-app/remoteConfig:fetch HTTP/1.1\r\nHost: x\r\nX-API-Key: \(key)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(fetchBody.utf8.count)\r\n\r\n" + fetchBody)
+        #expect(try await app.response()?.status == 200)
+    }
+
     @Test func aCapThatIsNotAPositiveNumberStopsStartUp() async throws {
         for bad in ["0", "-5", "many"] {
             let server = try ServerProcess(["serve", "--port", "0", "--max-streams=\(bad)"])

@@ -1,0 +1,174 @@
+/// The head of a `GET /v1/projects/{p}/remoteConfig:stream` request, read straight from the connection's
+/// bytes by `StreamFront`.
+///
+/// Deliberately narrow, like `FetchRequestHead`: only the plain form SDKs send (HTTP/1.1, no body, a key in
+/// `X-API-Key` or as the only query parameter, well-formed header lines). Anything else is `notStream`
+/// and goes to NIO's HTTP parser and the router untouched, which answer it as they answer every request.
+struct StreamRequestHead: Sendable, Equatable {
+    /// The `{p}` of the path.
+    var project: String
+    /// `X-API-Key`, else the `?key=` of the path.
+    var apiKey: String?
+    var lastEventID: String?
+    var requestID: String?
+    /// Bytes of the head, its final empty line included.
+    var headLength: Int
+
+    /// What the bytes at the start of a connection's buffer are.
+    enum Parse: Equatable {
+        /// Not enough bytes yet to tell.
+        case needMore
+        case notStream
+        case stream(StreamRequestHead)
+    }
+
+    /// A head longer than this is not a plain stream request.
+    static let maximumHeadLength = 8192
+
+    private static let prefix = Array("GET /v1/projects/".utf8)
+    private static let suffix = Array("/remoteConfig:stream".utf8)
+
+    /// Reads the head at the start of `bytes`.
+    static func parse(_ bytes: some Collection<UInt8>) -> Parse {
+        let bytes = Array(bytes.prefix(maximumHeadLength + 1))
+        for (index, byte) in prefix.enumerated() {
+            guard index < bytes.count else { return .needMore }
+            if bytes[index] != byte { return .notStream }
+        }
+        guard let end = headEnd(bytes) else { return bytes.count > maximumHeadLength ? .notStream : .needMore }
+        guard var head = head(bytes[..<end]) else { return .notStream }
+        head.headLength = end
+        return .stream(head)
+    }
+
+    /// The index just past the head's CRLF CRLF, if it is all there.
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        var index = 3
+        while index < bytes.count {
+            if bytes[index] == 0x0A, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D {
+                return index + 1
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The lines of a head that ends in an empty line; nil at a bare CR or LF.
+    private static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex
+        var index = bytes.startIndex
+        while index < bytes.endIndex - 2 {
+            let byte = bytes[index]
+            if byte == 0x0A { return nil }
+            if byte == 0x0D {
+                guard bytes[index + 1] == 0x0A else { return nil }
+                lines.append(bytes[start..<index])
+                index += 2
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        return lines
+    }
+
+    private static func head(_ bytes: ArraySlice<UInt8>) -> StreamRequestHead? {
+        guard let lines = lines(bytes), let first = lines.first, var head = requestLine(first) else { return nil }
+        let queryKey = head.apiKey
+        head.apiKey = nil
+        var seen = Set<String>()
+        for line in lines.dropFirst() {
+            guard let (name, value) = field(line) else { return nil }
+            let lowered = String(decoding: name, as: UTF8.self).lowercased()
+            switch lowered {
+            case "host", "x-api-key", "last-event-id", "x-request-id", "connection":
+                // Once each: a repeated one is for the full parser to judge.
+                guard seen.insert(lowered).inserted else { return nil }
+            case "content-length", "transfer-encoding", "expect", "upgrade", "content-encoding":
+                // A body, or a request for something other than a stream.
+                return nil
+            default:
+                continue
+            }
+            let text = String(decoding: value, as: UTF8.self)
+            switch lowered {
+            case "x-api-key": head.apiKey = text
+            case "last-event-id": head.lastEventID = text
+            case "x-request-id": head.requestID = text
+            case "connection":
+                let tokens = text.lowercased().split(separator: ",").map { $0.trimmingSpaces }
+                guard tokens.allSatisfy({ $0 == "keep-alive" || $0 == "close" }) else { return nil }
+            default: break
+            }
+        }
+        guard seen.contains("host") else { return nil }
+        if head.apiKey == nil || head.apiKey?.isEmpty == true { head.apiKey = queryKey }
+        return head
+    }
+
+    /// `GET /v1/projects/{p}/remoteConfig:stream[?key=K] HTTP/1.1`, with a project id of `a-z 0-9 -` and a
+    /// key of `A-Z a-z 0-9 _ -`.
+    private static func requestLine(_ line: ArraySlice<UInt8>) -> StreamRequestHead? {
+        let version = " HTTP/1.1".utf8
+        guard line.count > prefix.count + version.count, line.suffix(version.count).elementsEqual(version) else {
+            return nil
+        }
+        let target = line[(line.startIndex + prefix.count)..<(line.endIndex - version.count)]
+        let project = target.prefix { $0 != UInt8(ascii: "/") }
+        guard !project.isEmpty, project.count <= 63, project.allSatisfy({ isLower($0) || isDigit($0) || $0 == 0x2D })
+        else { return nil }
+        let tail = target.dropFirst(project.count)
+        guard tail.starts(with: suffix) else { return nil }
+        let query = tail.dropFirst(suffix.count)
+        var key: String?
+        if !query.isEmpty {
+            let name = "?key=".utf8
+            guard query.starts(with: name) else { return nil }
+            let value = query.dropFirst(name.count)
+            let keyCharacter = { (byte: UInt8) in
+                isLower(byte) || isDigit(byte) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || byte == 0x2D
+            }
+            guard !value.isEmpty, value.allSatisfy(keyCharacter) else { return nil }
+            key = String(decoding: value, as: UTF8.self)
+        }
+        return StreamRequestHead(
+            project: String(decoding: project, as: UTF8.self), apiKey: key, lastEventID: nil, requestID: nil,
+            headLength: 0)
+    }
+
+    /// `name: value` with a token name and a value of visible ASCII, spaces and tabs, surrounding white space
+    /// removed.
+    private static func field(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UInt8>)? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
+        let name = line[..<colon]
+        guard name.allSatisfy(isTokenCharacter) else { return nil }
+        var value = line[(colon + 1)...]
+        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 < 0x7F) }) else { return nil }
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+        return (name, value)
+    }
+
+    private static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// RFC 9110 `tchar`.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        // ! # $ % & ' * + - . ^ _ ` | ~
+        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
+        default: return false
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+}
