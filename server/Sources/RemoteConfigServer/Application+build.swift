@@ -53,16 +53,6 @@ public struct AppEnvironment: Sendable {
         clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
     }
 
-    /// This server published `stored`: serve it at once, without waiting for the NOTIFY. `compiled` is the
-    /// template as the publish already compiled it (nil for a rollback, which republishes stored JSON).
-    func onPublished(_ stored: StoredVersion, compiled: CompiledTemplate? = nil) async {
-        metrics.publish(updateType: stored.updateType)
-        if let compiled {
-            published.install(project: stored.project, version: stored.versionNumber, compiled: compiled)
-        } else {
-            await published.install(stored)
-        }
-    }
 }
 
 /// Builds the router with every route of the API; `routes` records them (405 answers, the OpenAPI test).
@@ -73,8 +63,11 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     router.add(middleware: ErrorMiddleware(routes: table, metrics: environment.metrics))
     let routes = Routes(router: router, table: table)
     let auth = Authenticator(keys: environment.keys)
-    OpsController(environment: environment).addRoutes(to: routes)
-    ProjectsController(environment: environment, auth: auth).addRoutes(to: routes)
+    OpsController(
+        database: environment.database, published: environment.published, metrics: environment.metrics,
+        streams: environment.streams
+    ).addRoutes(to: routes)
+    ProjectsController(projects: environment.projects, auth: auth).addRoutes(to: routes)
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
     // Client routes take their key as `?key=` too.
     let clientRoutes = routes.accepting(["key"])
@@ -84,11 +77,18 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         metrics: environment.metrics
     )
     .addRoutes(to: clientRoutes)
-    let templates = TemplatesController(environment: environment, auth: auth)
+    let templates = TemplatesController(
+        templates: environment.templates, drafts: environment.drafts, projects: environment.projects,
+        published: environment.published, metrics: environment.metrics, auth: auth)
     templates.addRoutes(to: routes)
-    DraftsController(environment: environment, templatesController: templates).addRoutes(to: routes)
-    PreviewController(environment: environment, templatesController: templates).addRoutes(to: routes)
-    AuditLogController(environment: environment, auth: auth, templates: templates).addRoutes(to: routes)
+    DraftsController(drafts: environment.drafts, templates: environment.templates, templatesController: templates)
+        .addRoutes(to: routes)
+    PreviewController(
+        published: environment.published, templates: environment.templates, drafts: environment.drafts,
+        templatesController: templates
+    ).addRoutes(to: routes)
+    AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
+    table.serve(from: router)
     return router
 }
 

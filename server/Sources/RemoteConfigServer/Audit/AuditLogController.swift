@@ -6,7 +6,7 @@ import RemoteConfigStore
 /// The audit log: one project's events for its viewers, every event (keys for all projects included) for an
 /// admin for all projects. Each event names the acting key, since a display name is free text.
 struct AuditLogController {
-    let environment: AppEnvironment
+    let database: Database
     let auth: Authenticator
     let templates: TemplatesController
 
@@ -43,7 +43,7 @@ struct AuditLogController {
             before = value
         }
         let events = try await AuditLog.list(
-            project, before: before, limit: pageSize + 1, database: environment.database)
+            project, before: before, limit: pageSize + 1, database: database)
         var object: JSONObject = [
             "events": .array(events.prefix(pageSize).map { .object(Self.json($0, withProject: project == nil)) })
         ]

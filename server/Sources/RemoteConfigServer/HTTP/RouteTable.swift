@@ -1,8 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// Every route the API serves, recorded as it is added so that 405 answers, the OpenAPI check and
-/// metrics all read one list.
+/// Every route the API serves, as Hummingbird's router lists them (405 answers, the OpenAPI check and the
+/// auth matrix read this), with the query parameters each takes, which the router does not know.
 public final class RouteTable: Sendable {
     /// One method on one path, in OpenAPI's `{param}` spelling, with the query parameters it takes.
     public struct Route: Sendable, Hashable, CustomStringConvertible {
@@ -16,6 +16,9 @@ public final class RouteTable: Sendable {
     private let storage: Storage
     private final class Storage: @unchecked Sendable {
         // Only mutated while the router is built, before the server starts; read-only afterwards.
+        var queries: [String: Set<String>] = [:]
+        /// Method and path pairs the router answers only to refuse (405), which are not served.
+        var refused: Set<String> = []
         var routes: [Route] = []
     }
 
@@ -23,11 +26,24 @@ public final class RouteTable: Sendable {
         self.storage = Storage()
     }
 
-    /// The routes, in the order they were added.
+    /// The routes the router serves (empty until `serve(from:)`).
     public var routes: [Route] { storage.routes }
 
-    func record(_ method: HTTPRequest.Method, _ path: String, query: Set<String>) {
-        storage.routes.append(Route(method: method, path: path, query: query))
+    /// Takes the route list from `router`, once every route is added to it.
+    func serve(from router: Router<AppRequestContext>) {
+        storage.routes = router.routes.compactMap { route -> Route? in
+            let key = "\(route.method.rawValue) \(route.path.description)"
+            guard !storage.refused.contains(key) else { return nil }
+            return Route(method: route.method, path: route.path.description, query: storage.queries[key] ?? [])
+        }
+    }
+
+    func recordQuery(_ method: HTTPRequest.Method, _ path: String, query: Set<String>) {
+        storage.queries["\(method.rawValue) \(path)"] = query
+    }
+
+    func recordRefusal(_ method: HTTPRequest.Method, _ path: String) {
+        storage.refused.insert("\(method.rawValue) \(path)")
     }
 
     /// The methods served on a concrete request path, for the `Allow` header of a 405.
@@ -63,7 +79,7 @@ struct Routes {
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
     ) {
         let allowed = query.union(sharedQuery)
-        table.record(method, path, query: allowed)
+        table.recordQuery(method, path, query: allowed)
         router.on(RouterPath(path), method: method) { request, context in
             // Before the handler, so a misspelt `validateOnly` never reaches the code that publishes.
             try QueryParameters.check(request.uri, allowed: allowed)
@@ -75,6 +91,7 @@ struct Routes {
     /// headers-only form; otherwise the router would generate one from GET).
     func refuse(_ method: HTTPRequest.Method, _ path: String) {
         let table = self.table
+        table.recordRefusal(method, path)
         router.on(RouterPath(path), method: method) { request, _ -> Response in
             throw APIError.methodNotAllowed(request, allowed: table.methods(matching: request.uri.path))
         }

@@ -6,15 +6,16 @@ import RemoteConfigStore
 
 /// `/healthz`, `/readyz` and `/openapi.yaml`: what load balancers, probes and API tools read.
 struct OpsController {
-    let environment: AppEnvironment
-    var database: Database { environment.database }
-    var published: PublishedTemplates { environment.published }
+    let database: Database
+    let published: PublishedTemplates
+    let metrics: ServerMetrics
+    let streams: StreamHub
 
     func addRoutes(to routes: Routes) {
         routes.get("/healthz", use: health)
         routes.get("/readyz", use: ready)
         routes.get("/openapi.yaml", use: openAPI)
-        routes.get("/metrics", use: metrics)
+        routes.get("/metrics", use: metricsText)
     }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -31,8 +32,8 @@ struct OpsController {
         return JSONResponse.make(["status": .string("ready")])
     }
 
-    @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let bytes = environment.metrics.render(streams: environment.streams.count)
+    @Sendable func metricsText(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let bytes = metrics.render(streams: streams.count)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -5,9 +5,8 @@ import RemoteConfigStore
 
 /// `/v1/projects`: create, list and read projects.
 struct ProjectsController {
-    let environment: AppEnvironment
+    let projects: ProjectStore
     let auth: Authenticator
-    var projects: ProjectStore { environment.projects }
 
     /// `^[a-z][a-z0-9-]{2,62}$`, checked by hand (a `Regex` is not `Sendable`).
     static func isValidID(_ id: String) -> Bool {

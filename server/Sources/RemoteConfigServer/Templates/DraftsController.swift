@@ -5,10 +5,9 @@ import RemoteConfigStore
 
 /// The server-side draft: read (created from the published template), replace, discard, publish.
 struct DraftsController {
-    let environment: AppEnvironment
+    let drafts: DraftStore
+    let templates: TemplateStore
     let templatesController: TemplatesController
-
-    var drafts: DraftStore { environment.drafts }
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/remoteConfig/draft", use: get)
@@ -22,7 +21,7 @@ struct DraftsController {
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await templatesController.project(request, context, .viewer)
         if let existing = try await drafts.get(project) { return try response(existing) }
-        let latest = try await environment.templates.latest(project)
+        let latest = try await templates.latest(project)
         let base = latest?.versionNumber ?? 0
         return try response(
             json: latest?.templateJSON ?? JSONValue.object(TemplateHTTP.emptyTemplate).jsonString, base: base,
@@ -35,7 +34,7 @@ struct DraftsController {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         var template = try await TemplateHTTP.decodeTemplate(body)
         template.extra["baseVersionNumber"] = nil
-        var base = try await environment.templates.latest(project)?.versionNumber ?? 0
+        var base = try await templates.latest(project)?.versionNumber ?? 0
         let expected: Int64?
         switch precondition {
         case .any: expected = nil
@@ -75,7 +74,7 @@ struct DraftsController {
         guard let draft = try await drafts.get(project) else { throw StoreError.notFound("draft of \(project)") }
         if let expected, expected != draft.revision { throw TemplateStoreError.staleDraft(current: draft.revision) }
         if !force {
-            let latest = try await environment.templates.latest(project)?.versionNumber ?? 0
+            let latest = try await templates.latest(project)?.versionNumber ?? 0
             if draft.baseVersion != latest {
                 throw TemplateStoreError.baseChanged(base: draft.baseVersion, latest: latest)
             }

@@ -7,7 +7,9 @@ import RemoteConfigStore
 /// version or the draft, and why (each parameter's source, each condition's truth). It evaluates with the
 /// fetch path's own tables (`CompiledTemplate.explain`) and stores nothing.
 struct PreviewController {
-    let environment: AppEnvironment
+    let published: PublishedTemplates
+    let templates: TemplateStore
+    let drafts: DraftStore
     let templatesController: TemplatesController
 
     func addRoutes(to routes: Routes) {
@@ -57,11 +59,11 @@ struct PreviewController {
     private func template(_ project: String, version: JSONValue?) async throws -> CompiledTemplate? {
         switch version {
         case nil, .null?:
-            if let compiled = environment.published.entry(project)?.answers?.compiled { return compiled }
-            guard let stored = try await environment.templates.latest(project) else { return nil }
+            if let compiled = published.entry(project)?.answers?.compiled { return compiled }
+            guard let stored = try await templates.latest(project) else { return nil }
             return try compile(stored.templateJSON, version: stored.versionNumber)
         case .string("draft")?:
-            if let draft = try await environment.drafts.get(project) {
+            if let draft = try await drafts.get(project) {
                 return try compile(draft.templateJSON, version: nil)
             }
             // No draft yet: a draft read answers a copy of the published template, so preview that.
@@ -70,7 +72,7 @@ struct PreviewController {
             guard let number = try TemplateHTTP.versionNumber(text, field: "versionNumber") else {
                 return try await template(project, version: nil)
             }
-            guard let stored = try await environment.templates.version(project, number) else {
+            guard let stored = try await templates.version(project, number) else {
                 throw APIError.notFound("version \(number) of \(project) not found")
             }
             return try compile(stored.templateJSON, version: stored.versionNumber)

@@ -6,10 +6,13 @@ import RemoteConfigStore
 
 /// The published template: read, publish, history, rollback, defaults and diff.
 struct TemplatesController {
-    let environment: AppEnvironment
+    let templates: TemplateStore
+    let drafts: DraftStore
+    let projects: ProjectStore
+    /// This server's cache, told of a publish at once.
+    let published: PublishedTemplates
+    let metrics: ServerMetrics
     let auth: Authenticator
-
-    var templates: TemplateStore { environment.templates }
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/remoteConfig", query: ["versionNumber"], use: get)
@@ -26,7 +29,7 @@ struct TemplatesController {
     func project(_ request: Request, _ context: AppRequestContext, _ role: Role) async throws -> (String, APIKey) {
         let project = try context.parameters.require("p")
         let key = try await auth.require(role, on: .project(project), request)
-        guard try await environment.projects.get(project) != nil else {
+        guard try await projects.get(project) != nil else {
             throw APIError.notFound("project \(project) not found")
         }
         return (project, key)
@@ -166,7 +169,7 @@ struct TemplatesController {
     private func side(_ text: String, field: String, project: String) async throws -> RemoteConfigTemplate {
         let json: String
         if text == "draft" {
-            if let draft = try await environment.drafts.get(project) {
+            if let draft = try await drafts.get(project) {
                 json = draft.templateJSON
             } else {
                 json = try await templates.latest(project)?.templateJSON ?? "{}"
@@ -187,7 +190,12 @@ struct TemplatesController {
         -> StoredVersion
     {
         let stored = try await body()
-        await environment.onPublished(stored, compiled: compiled)
+        metrics.publish(updateType: stored.updateType)
+        if let compiled {
+            published.install(project: stored.project, version: stored.versionNumber, compiled: compiled)
+        } else {
+            await published.install(stored)
+        }
         return stored
     }
 
