@@ -99,6 +99,11 @@ let package = Package(
             name: "RemoteConfigTestSupport",
             dependencies: [
                 "RemoteConfigStore",
+                "RemoteConfigServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RemoteConfigStore
+import RemoteConfigTestSupport
 import Testing
 
 @Suite struct APIKeysTests {

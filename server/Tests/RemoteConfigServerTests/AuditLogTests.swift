@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigTestSupport
 import Testing
 
 /// The audit log names the acting key, not only its free-text display name, and an admin for all projects

@@ -134,7 +134,7 @@ import Testing
                     json: ["appInstanceId": "matrix"], headers: fields)
                 #expect(fetch.status == expected, "fetch with \(caller)")
                 // The stream never ends by itself: read its status line only.
-                let stream = try SSEClient(port: app.port, path: StreamTests.path + query, headers: headers)
+                let stream = try SSEClient(port: app.port, path: ClientCalls.streamPath + query, headers: headers)
                 let head = try await stream.head()
                 #expect(head.hasPrefix("HTTP/1.1 \(expected)"), "stream with \(caller): \(head.prefix(20))")
                 stream.close()

@@ -1,4 +1,5 @@
 import RemoteConfigStore
+import RemoteConfigTestSupport
 import Testing
 
 @testable import RemoteConfigServer

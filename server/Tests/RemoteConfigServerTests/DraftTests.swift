@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import RemoteConfigServer
 import RemoteConfigStore
+import RemoteConfigTestSupport
 import Testing
 
 /// Drafts: created from the published template, replaced with If-Match, discarded, published.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import RemoteConfigServer
 import RemoteConfigStore
+import RemoteConfigTestSupport
 import Testing
 
 /// Store errors reach the client through the one mapping in `ErrorMiddleware`, each with its status, name,

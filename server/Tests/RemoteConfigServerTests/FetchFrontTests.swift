@@ -9,7 +9,7 @@ import Testing
 /// The fetch front on a real socket: what it leaves to NIO's parser is answered the same way and in order,
 /// `Connection: close` is honoured, and an ambiguous request never reaches it as two.
 @Suite struct FetchFrontTests {
-    static let path = FetchHotPathTests.path
+    static let path = ClientCalls.fetchPath
     static let body = #"{"appInstanceId":"i-1","platform":"IOS","appVersion":"1.1.4"}"#
 
     static func chunked(key: String) -> String {
@@ -19,9 +19,9 @@ import Testing
     }
 
     @Test func aFetchTheFrontLeavesToTheRouterGetsTheSameAnswerInOrder() async throws {
-        try await FetchHotPathTests.withShop { app, key in
+        try await ClientCalls.withShop { app, key in
             let connection = try RawConnection(port: app.port)
-            let plain = FetchHotPathTests.fetchRequest(key: key, body: Self.body)
+            let plain = ClientCalls.fetchRequest(key: key, body: Self.body)
             connection.send(plain + Self.chunked(key: key) + plain)
             var replies: [RawConnection.Response] = []
             for _ in 0..<3 { replies.append(try #require(try await connection.response())) }
@@ -34,12 +34,12 @@ import Testing
     }
 
     @Test func aRequestBehindAFetchThatWaitedIsAnswered() async throws {
-        try await FetchHotPathTests.withShop { app, _ in
+        try await ClientCalls.withShop { app, _ in
             // A key this server has never seen is looked up in the database: that fetch is answered from a
             // task, and the request behind it goes to the router afterwards.
             let connection = try RawConnection(port: app.port)
             connection.send(
-                FetchHotPathTests.fetchRequest(key: "rc_client_neverSeenBefore")
+                ClientCalls.fetchRequest(key: "rc_client_neverSeenBefore")
                     + "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try await connection.response()?.status == 401)
             #expect(try await connection.response()?.status == 200)
@@ -47,26 +47,26 @@ import Testing
     }
 
     @Test func aKeyRevokedWhileItsConnectionStaysOpenIsRefusedOnThatConnection() async throws {
-        try await FetchHotPathTests.withShop { app, _ in
+        try await ClientCalls.withShop { app, _ in
             // The connection remembers its last key; a revocation must void that at once.
             let key = try await app.createKey(role: "client", project: "shop-app")
             let connection = try RawConnection(port: app.port)
             for _ in 0..<2 {
-                connection.send(FetchHotPathTests.fetchRequest(key: key.secret))
+                connection.send(ClientCalls.fetchRequest(key: key.secret))
                 #expect(try await connection.response()?.status == 200)
             }
             #expect(try await app.call(.delete, "/v1/apiKeys/\(key.id)").status == 200)
-            connection.send(FetchHotPathTests.fetchRequest(key: key.secret))
+            connection.send(ClientCalls.fetchRequest(key: key.secret))
             #expect(try await connection.response()?.status == 401)
         }
     }
 
     @Test func connectionCloseIsHonouredAndNothingAfterItIsAnswered() async throws {
-        try await FetchHotPathTests.withShop { app, key in
+        try await ClientCalls.withShop { app, key in
             let connection = try RawConnection(port: app.port)
             connection.send(
-                FetchHotPathTests.fetchRequest(key: key, extra: "Connection: close\r\n")
-                    + FetchHotPathTests.fetchRequest(key: key))
+                ClientCalls.fetchRequest(key: key, extra: "Connection: close\r\n")
+                    + ClientCalls.fetchRequest(key: key))
             let reply = try #require(try await connection.response())
             #expect(reply.status == 200)
             #expect(reply.headers["connection"] == "close")
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func aRequestWithBothLengthsIsRefusedAndWhatItHidesIsNeverAnswered() async throws {
-        try await FetchHotPathTests.withShop { app, key in
+        try await ClientCalls.withShop { app, key in
             let hidden = "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
             let connection = try RawConnection(port: app.port)
             connection.send(

@@ -7,38 +7,13 @@ import Testing
 /// The fetch hot path on a real socket: answered on the event loop like through the router, connections
 /// that send nothing closed, unknown keys cheap, regular expressions in linear time.
 @Suite struct FetchHotPathTests {
-    static let path = "/v1/projects/shop-app/remoteConfig:fetch"
-
-    /// A raw HTTP/1.1 fetch request.
-    static func fetchRequest(
-        key: String, body: String = #"{"appInstanceId":"i-1","platform":"IOS"}"#, extra: String = ""
-    )
-        -> String
-    {
-        "POST \(path) HTTP/1.1\r\nHost: t\r\nX-API-Key: \(key)\r\nContent-Type: application/json\r\n\(extra)"
-            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-    }
-
-    /// A live application with `shop-app`, a force-update template and a client key.
-    static func withShop(
-        configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
-        _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
-    ) async throws {
-        try await TestApp.live(configure: configure) { app in
-            try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
-            let key = try await app.createKey(role: "client", project: "shop-app")
-            try await body(app, key.secret)
-        }
-    }
-
     @Test func pipelinedFetchesAnswerInOrderWithRequestIDsAndMetrics() async throws {
-        try await Self.withShop { app, key in
+        try await ClientCalls.withShop { app, key in
             let connection = try RawConnection(port: app.port)
             connection.send(
-                Self.fetchRequest(key: key) + "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
-                    + Self.fetchRequest(key: key, extra: "X-Request-Id: 0123456789abcdef\r\n")
-                    + Self.fetchRequest(key: "rc_client_unknown"))
+                ClientCalls.fetchRequest(key: key) + "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
+                    + ClientCalls.fetchRequest(key: key, extra: "X-Request-Id: 0123456789abcdef\r\n")
+                    + ClientCalls.fetchRequest(key: "rc_client_unknown"))
             let first = try #require(try await connection.response())
             let health = try #require(try await connection.response())
             let second = try #require(try await connection.response())
@@ -56,7 +31,7 @@ import Testing
             #expect(answer?["state"] as? String == "UPDATE")
 
             let etag = try #require(first.headers["etag"])
-            connection.send(Self.fetchRequest(key: key, extra: "If-None-Match: \(etag)\r\n"))
+            connection.send(ClientCalls.fetchRequest(key: key, extra: "If-None-Match: \(etag)\r\n"))
             let notModified = try #require(try await connection.response())
             #expect(notModified.status == 304)
             #expect(notModified.headers["etag"] == etag)
@@ -77,17 +52,17 @@ import Testing
         // Two seconds, not less: the test client's own keep-alive connection is held to it between the set-up
         // calls too, and a loaded machine can leave more than half a second between them.
         let shortHeaderTimeout: (inout ServerConfiguration) -> Void = { $0.headerTimeout = .seconds(2) }
-        try await Self.withShop(configure: shortHeaderTimeout) { app, key in
+        try await ClientCalls.withShop(configure: shortHeaderTimeout) { app, key in
             let silent = try RawConnection(port: app.port)
             let halfHead = try RawConnection(port: app.port)
-            halfHead.send("POST \(Self.path) HTTP/1.1\r\nHost: t\r\n")
+            halfHead.send("POST \(ClientCalls.fetchPath) HTTP/1.1\r\nHost: t\r\n")
             let start = ContinuousClock.now
             #expect(try await halfHead.waitForDisconnect(timeout: .seconds(10)))
             #expect(try await silent.waitForDisconnect(timeout: .seconds(5)))
             #expect(ContinuousClock.now - start >= .milliseconds(1500), "closed before the header timeout")
             // A client that sends its request in time is served, however slowly its body arrives after.
             let slow = try RawConnection(port: app.port)
-            let request = Self.fetchRequest(key: key)
+            let request = ClientCalls.fetchRequest(key: key)
             let split = request.range(of: "\r\n\r\n")!.upperBound
             slow.send(String(request[..<split]))
             try await Task.sleep(for: .milliseconds(2500))
@@ -98,11 +73,11 @@ import Testing
 
     @Test func anIdleKeepAliveConnectionIsClosedButABusyOneAndAStreamAreNot() async throws {
         let shortIdleTimeout: (inout ServerConfiguration) -> Void = { $0.idleTimeout = .milliseconds(1500) }
-        try await Self.withShop(configure: shortIdleTimeout) { app, key in
+        try await ClientCalls.withShop(configure: shortIdleTimeout) { app, key in
             // Requests 300 ms apart for longer than the idle timeout: the connection stays open.
             let busy = try RawConnection(port: app.port)
             for _ in 0..<8 {
-                busy.send(Self.fetchRequest(key: key))
+                busy.send(ClientCalls.fetchRequest(key: key))
                 #expect(try await busy.response()?.status == 200)
                 try await Task.sleep(for: .milliseconds(300))
             }
@@ -118,7 +93,7 @@ import Testing
     }
 
     @Test func aFloodOfUnknownKeysReadsTheKeysAFewTimesNotPerRequest() async throws {
-        try await Self.withShop { app, _ in
+        try await ClientCalls.withShop { app, _ in
             let before = app.clientKeys.refreshCount
             let start = ContinuousClock.now
             // 400 different unknown keys from 50 connections at once.
@@ -128,7 +103,7 @@ import Testing
                         let connection = try RawConnection(port: app.port)
                         var refused = 0
                         for index in 0..<8 {
-                            connection.send(Self.fetchRequest(key: "rc_client_random\(worker)x\(index)"))
+                            connection.send(ClientCalls.fetchRequest(key: "rc_client_random\(worker)x\(index)"))
                             if try await connection.response()?.status == 401 { refused += 1 }
                         }
                         return refused
@@ -147,12 +122,12 @@ import Testing
             #expect(refreshes < 100, "\(refreshes) reads of the keys for 400 unknown keys")
             // A bad key seen a moment ago is answered from memory.
             let connection = try RawConnection(port: app.port)
-            connection.send(Self.fetchRequest(key: "rc_client_again"))
+            connection.send(ClientCalls.fetchRequest(key: "rc_client_again"))
             #expect(try await connection.response()?.status == 401)
             let settled = app.clientKeys.refreshCount
             let repeatStart = ContinuousClock.now
             for _ in 0..<50 {
-                connection.send(Self.fetchRequest(key: "rc_client_again"))
+                connection.send(ClientCalls.fetchRequest(key: "rc_client_again"))
                 #expect(try await connection.response()?.status == 401)
             }
             // It is remembered as unknown for 2 s: on a loaded machine the 50 may take longer than that.
@@ -161,7 +136,7 @@ import Testing
                 rereads <= Int((ContinuousClock.now - repeatStart) / .seconds(2)), "\(rereads) reads for one bad key")
             // And a key created now works at once.
             let fresh = try await app.createKey(role: "client", project: "shop-app")
-            connection.send(Self.fetchRequest(key: fresh.secret))
+            connection.send(ClientCalls.fetchRequest(key: fresh.secret))
             #expect(try await connection.response()?.status == 200)
         }
     }
@@ -172,7 +147,7 @@ import Testing
     ]
 
     @Test func catastrophicPatternsMatchInLinearTime() async throws {
-        try await Self.withShop { app, _ in
+        try await ClientCalls.withShop { app, _ in
             let conditions = Self.catastrophic.enumerated().map { index, pattern in
                 [
                     "name": "evil_\(index)",
@@ -202,7 +177,7 @@ import Testing
                 let body = #"{"appInstanceId":"i-1","customSignals":{"x":"\#(value)"}}"#
                 for _ in 0..<3 {
                     let start = ContinuousClock.now
-                    connection.send(Self.fetchRequest(key: key.secret, body: body))
+                    connection.send(ClientCalls.fetchRequest(key: key.secret, body: body))
                     let reply = try #require(try await connection.response(timeout: .seconds(30)))
                     fastest = min(fastest, ContinuousClock.now - start)
                     #expect(reply.status == 200)

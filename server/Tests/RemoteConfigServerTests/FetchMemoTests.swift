@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import RemoteConfigCore
+import RemoteConfigTestSupport
 import Testing
 
 @testable import RemoteConfigServer
@@ -34,11 +35,11 @@ import Testing
                     ],
                 ]
                 #expect(try await app.publish("shop-app", template).status == 200)
-                let before = try await FetchTests.fetch(app, key: client.secret, body)
+                let before = try await ClientCalls.fetch(app, key: client.secret, body)
                 guard Date() < boundary else { continue }
                 #expect((before.json["entries"] as? [String: String])?["banner"] == "soon")
                 try await Task.sleep(until: .now + .seconds(boundary.timeIntervalSinceNow + 0.2))
-                let after = try await FetchTests.fetch(app, key: client.secret, body)
+                let after = try await ClientCalls.fetch(app, key: client.secret, body)
                 #expect(
                     (after.json["entries"] as? [String: String])?["banner"] == "live",
                     "a remembered answer outlived the boundary")
@@ -49,7 +50,7 @@ import Testing
             var next = template
             next["parameters"] = ["banner": ["defaultValue": ["value": "gone"]]]
             #expect(try await app.publish("shop-app", next).status == 200)
-            let republished = try await FetchTests.fetch(app, key: client.secret, body)
+            let republished = try await ClientCalls.fetch(app, key: client.secret, body)
             #expect((republished.json["entries"] as? [String: String])?["banner"] == "gone")
         }
     }

@@ -2,27 +2,11 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import RemoteConfigServer
+import RemoteConfigTestSupport
 import Testing
 
 /// `remoteConfig:fetch`: keys, request checks, evaluation, states and ETags.
 @Suite struct FetchTests {
-    static let path = "/v1/projects/shop-app/remoteConfig:fetch"
-
-    /// Sends a fetch with a client key.
-    static func fetch(
-        _ app: TestApp.Session, key: String?, _ body: [String: Any], ifNoneMatch: String? = nil,
-        path: String = FetchTests.path
-    ) async throws -> TestApp.Reply {
-        var headers = HTTPFields()
-        if let key { headers[.init("X-API-Key")!] = key }
-        if let ifNoneMatch { headers[.ifNoneMatch] = ifNoneMatch }
-        return try await app.call(.post, path, token: nil, json: body, headers: headers)
-    }
-
-    static func ios(_ version: String) -> [String: Any] {
-        ["appInstanceId": "install-1", "platform": "IOS", "appVersion": version]
-    }
-
     @Test func clientKeysOpenOnlyTheirProjectsFetch() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
@@ -30,18 +14,18 @@ import Testing
             let client = try await app.createKey(role: "client", project: "shop-app")
             let otherClient = try await app.createKey(role: "client", project: "other-app")
             let admin = try await app.createKey(role: "admin")
-            #expect(try await Self.fetch(app, key: client.secret, Self.ios("1.0.0")).status == 200)
+            #expect(try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0")).status == 200)
             let byQuery = try await app.call(
-                .post, Self.path + "?key=\(client.secret)", token: nil, json: Self.ios("1.0.0"))
+                .post, ClientCalls.fetchPath + "?key=\(client.secret)", token: nil, json: ClientCalls.ios("1.0.0"))
             #expect(byQuery.status == 200)
-            #expect(try await Self.fetch(app, key: nil, Self.ios("1.0.0")).status == 401)
-            #expect(try await Self.fetch(app, key: "rc_client_nope", Self.ios("1.0.0")).status == 401)
-            #expect(try await Self.fetch(app, key: admin.secret, Self.ios("1.0.0")).status == 403)
-            #expect(try await Self.fetch(app, key: otherClient.secret, Self.ios("1.0.0")).status == 403)
-            let bearerOnly = try await app.call(.post, Self.path, json: Self.ios("1.0.0"))
+            #expect(try await ClientCalls.fetch(app, key: nil, ClientCalls.ios("1.0.0")).status == 401)
+            #expect(try await ClientCalls.fetch(app, key: "rc_client_nope", ClientCalls.ios("1.0.0")).status == 401)
+            #expect(try await ClientCalls.fetch(app, key: admin.secret, ClientCalls.ios("1.0.0")).status == 403)
+            #expect(try await ClientCalls.fetch(app, key: otherClient.secret, ClientCalls.ios("1.0.0")).status == 403)
+            let bearerOnly = try await app.call(.post, ClientCalls.fetchPath, json: ClientCalls.ios("1.0.0"))
             #expect(bearerOnly.status == 401)
             try await app.call(.delete, "/v1/apiKeys/\(client.id)")
-            #expect(try await Self.fetch(app, key: client.secret, Self.ios("1.0.0")).status == 401)
+            #expect(try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0")).status == 401)
         }
     }
 
@@ -61,16 +45,16 @@ import Testing
                 (["appInstanceId": "a", "timeZone": "Mars/Base"], "timeZone"),
             ]
             for (body, field) in cases {
-                let reply = try await Self.fetch(app, key: client.secret, body)
+                let reply = try await ClientCalls.fetch(app, key: client.secret, body)
                 #expect(reply.status == 400, "\(body)")
                 #expect(reply.errorFields == [field], "\(body): \(reply.text)")
             }
             var headers = HTTPFields()
             headers[.init("X-API-Key")!] = client.secret
             let malformed = try await app.call(
-                .post, Self.path, token: nil, raw: ByteBuffer(string: "{"), headers: headers)
+                .post, ClientCalls.fetchPath, token: nil, raw: ByteBuffer(string: "{"), headers: headers)
             #expect(malformed.status == 400)
-            let huge = try await Self.fetch(
+            let huge = try await ClientCalls.fetch(
                 app, key: client.secret, ["appInstanceId": String(repeating: "x", count: 1 << 20)])
             #expect(huge.status == 413)
             #expect(huge.errorStatus == "PAYLOAD_TOO_LARGE")
@@ -82,7 +66,7 @@ import Testing
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
             for country in ["JP", "gb", "419", "001"] {
-                let reply = try await Self.fetch(
+                let reply = try await ClientCalls.fetch(
                     app, key: client.secret, ["appInstanceId": "a", "countryCode": country])
                 #expect(reply.status == 200, "\(country)")
             }
@@ -93,7 +77,7 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
-            let none = try await Self.fetch(app, key: client.secret, Self.ios("1.0.0"))
+            let none = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0"))
             #expect(none.json["state"] as? String == "NO_TEMPLATE")
             #expect((none.json["entries"] as? [String: String])?.isEmpty == true)
             #expect(none.json["templateVersion"] == nil)
@@ -109,10 +93,10 @@ import Testing
                         ]
                     ],
                 ])
-            let empty = try await Self.fetch(app, key: client.secret, Self.ios("1.0.0"))
+            let empty = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0"))
             #expect(empty.json["state"] as? String == "EMPTY_CONFIG")
             #expect(empty.json["templateVersion"] as? String == "1")
-            let android = try await Self.fetch(
+            let android = try await ClientCalls.fetch(
                 app, key: client.secret, ["appInstanceId": "a", "platform": "android", "appVersion": "1.0.0"])
             #expect(android.json["state"] as? String == "UPDATE")
             #expect(android.json["entries"] as? [String: String] == ["only_android": "yes"])
@@ -141,7 +125,7 @@ import Testing
                 ("JP", "ja-JP", "konnichiwa"), ("jp", "ja", "konnichiwa"), ("GB", "en_GB", "cheers"),
                 ("gb", "EN-gb", "cheers"), ("US", "en-US", "hello"),
             ] {
-                let reply = try await Self.fetch(
+                let reply = try await ClientCalls.fetch(
                     app, key: client.secret, ["appInstanceId": "a", "countryCode": country, "languageCode": language])
                 #expect((reply.json["entries"] as? [String: String])?["greeting"] == expected, "\(country) \(language)")
             }
@@ -167,28 +151,32 @@ import Testing
                 ]
             }
             try await app.publish("shop-app", template(android: "a1", ios: "i1"))
-            let first = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"))
+            let first = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("2.0.0"))
             let etag = try #require(first.headers[.eTag])
             #expect(first.headers[.cacheControl] == "private, no-cache")
 
-            let notModified = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"), ifNoneMatch: etag)
+            let notModified = try await ClientCalls.fetch(
+                app, key: client.secret, ClientCalls.ios("2.0.0"), ifNoneMatch: etag)
             #expect(notModified.status == 304)
             #expect(notModified.body.isEmpty)
             #expect(notModified.headers[.eTag] == etag)
 
             try await app.publish("shop-app", template(android: "a2", ios: "i1"))
-            let unchanged = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"), ifNoneMatch: etag)
+            let unchanged = try await ClientCalls.fetch(
+                app, key: client.secret, ClientCalls.ios("2.0.0"), ifNoneMatch: etag)
             #expect(unchanged.status == 304, "an Android-only change must not change an iOS caller's ETag")
 
             try await app.publish("shop-app", template(android: "a2", ios: "i2"))
-            let changed = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"), ifNoneMatch: etag)
+            let changed = try await ClientCalls.fetch(
+                app, key: client.secret, ClientCalls.ios("2.0.0"), ifNoneMatch: etag)
             #expect(changed.status == 200)
             #expect(changed.headers[.eTag] != etag)
             #expect((changed.json["entries"] as? [String: String])?["banner"] == "i2")
             #expect(changed.json["templateVersion"] as? String == "3")
 
             try await app.call(.post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": "1"])
-            let rolledBack = try await Self.fetch(app, key: client.secret, Self.ios("2.0.0"), ifNoneMatch: etag)
+            let rolledBack = try await ClientCalls.fetch(
+                app, key: client.secret, ClientCalls.ios("2.0.0"), ifNoneMatch: etag)
             #expect(rolledBack.status == 304, "rolling back to what this caller had restores its ETag")
         }
     }
@@ -201,7 +189,7 @@ import Testing
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
             for _ in 0..<30 {
-                #expect(try await FetchTests.fetch(app, key: client.secret, FetchTests.ios("1.0.0")).status == 200)
+                #expect(try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0")).status == 200)
             }
         }
     }
@@ -216,7 +204,7 @@ import Testing
             // Thirty at once: unless they straggle over 9 s, a bucket of 3 refilling at 3/s cannot admit them all.
             let replies = try await withThrowingTaskGroup(of: TestApp.Reply.self) { group in
                 for _ in 0..<30 {
-                    group.addTask { try await FetchTests.fetch(app, key: client.secret, FetchTests.ios("1.0.0")) }
+                    group.addTask { try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0")) }
                 }
                 return try await group.reduce(into: [TestApp.Reply]()) { $0.append($1) }
             }
@@ -228,7 +216,7 @@ import Testing
             #expect(limited?.errorStatus == "RESOURCE_EXHAUSTED")
             #expect(limited?.headers[.retryAfter] != nil)
             #expect(
-                try await FetchTests.fetch(app, key: other.secret, FetchTests.ios("1.0.0")).status == 200,
+                try await ClientCalls.fetch(app, key: other.secret, ClientCalls.ios("1.0.0")).status == 200,
                 "the limit is per key")
         }
     }

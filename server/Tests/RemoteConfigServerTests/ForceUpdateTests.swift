@@ -1,16 +1,12 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigTestSupport
 import Testing
 
 /// The README's force-update example, end to end through publish and fetch.
 @Suite struct ForceUpdateTests {
-    /// The README's template: the shared force-update fixture with a store link.
-    static var template: [String: Any] {
-        TemplateFixtures.forceUpdate(storeURL: "https://apps.apple.com/app/id123")
-    }
-
     @Test func appsTooOldOrBrokenMustUpdate() async throws {
-        let body = try JSONSerialization.data(withJSONObject: Self.template)
+        let body = try JSONSerialization.data(withJSONObject: TemplateFixtures.readmeForceUpdate)
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
@@ -27,7 +23,7 @@ import Testing
                 ("ANDROID", "1.1.4", "true"),  // the broken release, on every platform
             ]
             for (platform, version, forced) in cases {
-                let reply = try await FetchTests.fetch(
+                let reply = try await ClientCalls.fetch(
                     app, key: client.secret, ["appInstanceId": "i", "platform": platform, "appVersion": version])
                 let entries = reply.json["entries"] as? [String: String]
                 #expect(entries?["require_force_update"] == forced, "\(platform) \(version)")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigTestSupport
 import Testing
 
 /// The conventions every route shares: error shape, body limits, 405, request ids.

@@ -3,6 +3,7 @@ import HTTPTypes
 import NIOCore
 import PostgresNIO
 import RemoteConfigStore
+import RemoteConfigTestSupport
 import Testing
 
 /// History, rollback, diff, defaults and the audit log.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigTestSupport
 import Testing
 
 /// Deep nesting, huge strings, invalid UTF-8 and SQL-looking text: answered with 400 or stored literally.

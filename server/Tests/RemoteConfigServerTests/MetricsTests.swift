@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigTestSupport
 import Testing
 
 /// `/metrics` in Prometheus format, and its counters move with what the server does.
@@ -21,9 +22,9 @@ import Testing
             #expect(before.headers[.contentType]?.hasPrefix("text/plain") == true)
 
             try await app.publish("shop-app", TemplateFixtures.forceUpdate())
-            let first = try await FetchTests.fetch(app, key: client.secret, FetchTests.ios("1.0.0"))
-            _ = try await FetchTests.fetch(
-                app, key: client.secret, FetchTests.ios("1.0.0"), ifNoneMatch: first.headers[.eTag])
+            let first = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0"))
+            _ = try await ClientCalls.fetch(
+                app, key: client.secret, ClientCalls.ios("1.0.0"), ifNoneMatch: first.headers[.eTag])
             _ = try await app.call(.get, "/v1/nothing", token: nil)
 
             let after = try await app.call(.get, "/metrics", token: nil).text

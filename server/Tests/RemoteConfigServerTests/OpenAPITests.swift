@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigServer
+import RemoteConfigTestSupport
 import Testing
 
 /// `openapi.yaml` and the router describe the same set of routes, and the server serves the file.

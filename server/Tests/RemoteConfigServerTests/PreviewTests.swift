@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigTestSupport
 import Testing
 
 /// `remoteConfig:evaluate`: what an app would get from the published template, a version or the draft,
@@ -63,7 +64,7 @@ import Testing
                     let context: [String: Any] = [
                         "appInstanceId": "i-\(version)", "platform": platform, "appVersion": version,
                     ]
-                    let fetch = try await FetchTests.fetch(app, key: client.secret, context)
+                    let fetch = try await ClientCalls.fetch(app, key: client.secret, context)
                     let preview = try await Self.preview(app, context)
                     #expect(preview.json["entries"] as? [String: String] == fetch.json["entries"] as? [String: String])
                     #expect(preview.json["state"] as? String == fetch.json["state"] as? String)

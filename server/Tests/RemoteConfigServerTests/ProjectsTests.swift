@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigTestSupport
 import Testing
 
 @Suite struct ProjectsTests {

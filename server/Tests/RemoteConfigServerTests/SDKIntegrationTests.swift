@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import RemoteConfigClient
+import RemoteConfigTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -44,7 +45,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", ForceUpdateTests.template)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
             let transport = RecordingTransport()
             let config = Self.sdk(
                 port: app.port, key: key.secret, version: "2.0.0", directory: directory, transport: transport)
@@ -85,7 +86,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", ForceUpdateTests.template)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
             let cases: [(String, String)] = [
                 ("1.0.0", "required"), ("1.1.4", "required"), ("1.9.9", "required"), ("2.0.0", "available"),
                 ("2.1", "available"), ("2.3.0", "upToDate"),
@@ -112,7 +113,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", ForceUpdateTests.template)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
             let blocked = Self.sdk(port: app.port, key: key.secret, version: "1.1.4", directory: directory)
             try await blocked.fetchAndActivate()
             guard case .updateRequired = blocked.checkForUpdate() else {
@@ -131,7 +132,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", ForceUpdateTests.template)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
             let blocked = Self.sdk(port: app.port, key: key.secret, version: "1.1.4", directory: offlineDirectory)
             try await blocked.fetchAndActivate()
         }
@@ -163,12 +164,12 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", ForceUpdateTests.template)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
             let config = Self.sdk(port: app.port, key: key.secret, version: "2.0.0", directory: directory)
             try await config.fetchAndActivate()
             let updates = config.configUpdates()
             try await Task.sleep(for: .milliseconds(300))  // let the stream connect
-            var raised = ForceUpdateTests.template
+            var raised = TemplateFixtures.readmeForceUpdate
             var parameters = raised["parameters"] as! [String: Any]
             parameters["current_version"] = ["defaultValue": ["value": "2.4.0"], "valueType": "STRING"]
             raised["parameters"] = parameters

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigTestSupport
 import Testing
 
 /// Free text the server stores is bounded: a version description at 256 characters (Firebase's limit),

@@ -13,7 +13,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await StreamTests.publish(app, "1.0.0")
+            try await ClientCalls.publish(app, "1.0.0")
 
             let plain = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
             let plainHead = try await plain.head().lowercased()
@@ -42,7 +42,7 @@ import Testing
                 #expect(current?.id == "1")
                 #expect(current?.data == #"{"latestTemplateVersionNumber": "1"}"#)
             }
-            try await StreamTests.publish(app, "1.0.1")
+            try await ClientCalls.publish(app, "1.0.1")
             for stream in [plain, routed] { #expect(try await stream.next()?.id == "2") }
 
             // Revoking the key ends both; the slots are given back.
@@ -60,7 +60,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await StreamTests.publish(app, "1.0.0")
+            try await ClientCalls.publish(app, "1.0.0")
             let stream = try SSEClient(
                 port: app.port, path: Self.path + "?key=\(key.secret)",
                 headers: ["Last-Event-ID": " 1 ", "X-Request-Id": "proxy-7"])
@@ -69,7 +69,7 @@ import Testing
             #expect(app.streams.servedOnLoops == 1)
             #expect(try await stream.next()?.retry == "2000")
             #expect(try await stream.next(timeout: .milliseconds(300)) == nil, "version 1 is known already")
-            try await StreamTests.publish(app, "1.0.1")
+            try await ClientCalls.publish(app, "1.0.1")
             #expect(try await stream.next()?.id == "2")
         }
     }

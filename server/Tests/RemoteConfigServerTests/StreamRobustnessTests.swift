@@ -6,7 +6,7 @@ import Testing
 
 /// Streams whose clients stall, leave or reconnect in a loop cost the others nothing and are released.
 @Suite struct StreamRobustnessTests {
-    static let path = StreamTests.path
+    static let path = ClientCalls.streamPath
 
     /// Waits until the server holds `expected` streams; false if it does not within `timeout`.
     static func streams(
@@ -22,7 +22,7 @@ import Testing
 
     /// A client that never reads must not delay the others.
     @Test func aStalledReaderDoesNotDelayHealthyStreams() async throws {
-        try await TestApp.live(configure: StreamTests.keepAlive(.milliseconds(20))) { app in
+        try await TestApp.live(configure: ClientCalls.keepAlive(.milliseconds(20))) { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
             // The stalled client never reads; keep-alives fill its queue.
@@ -31,7 +31,7 @@ import Testing
             _ = try await healthy.head()
             #expect(try await healthy.next()?.retry == "2000")
             for index in 0..<5 {
-                try await StreamTests.publish(app, "1.0.\(index)")
+                try await ClientCalls.publish(app, "1.0.\(index)")
                 var seen: SSEClient.Event?
                 repeat { seen = try await healthy.next(timeout: .seconds(2)) } while seen?.comment != nil
                 #expect(seen?.id == "\(index + 1)", "a healthy client hears every publish promptly")
@@ -94,7 +94,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await StreamTests.publish(app, "1.0.0")
+            try await ClientCalls.publish(app, "1.0.0")
             let healthy = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
             _ = try await healthy.head()
 
@@ -107,7 +107,7 @@ import Testing
             }
             #expect(try await Self.streams(app, become: 1, within: .seconds(1)), "every departed client is released")
 
-            try await StreamTests.publish(app, "1.0.1")
+            try await ClientCalls.publish(app, "1.0.1")
             var seen: SSEClient.Event?
             repeat { seen = try await healthy.next(timeout: .seconds(2)) } while seen != nil && seen?.id != "2"
             #expect(seen?.id == "2", "the remaining stream still hears publishes")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import RemoteConfigServer
+import RemoteConfigTestSupport
 import Testing
 
 /// Every route refuses a query parameter it does not know, and a repeated one, with 400 naming it and

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigTestSupport
 import Testing
 
 /// Every rule of API.md, reported with its reason and field, all at once, changing nothing.

@@ -1,17 +1,17 @@
 import Foundation
 
 /// Templates the template tests publish.
-enum TemplateFixtures {
+public enum TemplateFixtures {
     /// A realistic template exported from Firebase: 51 top-level parameters, two groups, ten conditions with
     /// tag colours, and personalization, rollout and experiment values.
-    static var firebaseExport: Data {
+    public static var firebaseExport: Data {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/firebase-export.json")
+            .appendingPathComponent("../RemoteConfigServerTests/Fixtures/firebase-export.json")
         return try! Data(contentsOf: url)
     }
 
     /// A small force-update template; without `storeURL` the app's own store link applies (useInAppDefault).
-    static func forceUpdate(currentVersion: String = "2.3.0", storeURL: String? = nil) -> [String: Any] {
+    public static func forceUpdate(currentVersion: String = "2.3.0", storeURL: String? = nil) -> [String: Any] {
         let store: [String: Any] = storeURL.map { ["value": $0] } ?? ["useInAppDefault": true]
         return [
             "conditions": [
@@ -28,5 +28,10 @@ enum TemplateFixtures {
                 "app_store_url": ["defaultValue": store, "valueType": "STRING"],
             ],
         ]
+    }
+
+    /// The README's force-update template: `forceUpdate` with a store link.
+    public static var readmeForceUpdate: [String: Any] {
+        forceUpdate(storeURL: "https://apps.apple.com/app/id123")
     }
 }

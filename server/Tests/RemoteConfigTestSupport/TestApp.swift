@@ -6,27 +6,28 @@ import Logging
 import NIOCore
 import RemoteConfigServer
 import RemoteConfigStore
-import RemoteConfigTestSupport
 
 /// An in-process application on a database of its own, with a known admin token.
-struct TestApp {
-    static let adminToken = "rc_admin_testBootstrapToken0000000000000"
+public struct TestApp {
+    public static let adminToken = "rc_admin_testBootstrapToken0000000000000"
 
     /// Runs `body` against a fresh application and database.
     @discardableResult
-    static func run<T: Sendable>(_ body: @Sendable (Session) async throws -> T) async throws -> T {
+    public static func run<T: Sendable>(_ body: @Sendable (Session) async throws -> T) async throws -> T {
         try await run(routes: RouteTable(), body)
     }
 
     /// Runs `body` against a fresh application whose routes are recorded in `routes`.
     @discardableResult
-    static func run<T: Sendable>(routes: RouteTable, _ body: @Sendable (Session) async throws -> T) async throws -> T {
+    public static func run<T: Sendable>(routes: RouteTable, _ body: @Sendable (Session) async throws -> T) async throws
+        -> T
+    {
         try await run(url: try await TestCluster.shared.makeDatabase(), routes: routes, body)
     }
 
     /// Runs `body` against an application on the database at `url` (a second run is a restart).
     @discardableResult
-    static func run<T: Sendable>(
+    public static func run<T: Sendable>(
         url: DatabaseURL, routes: RouteTable = RouteTable(), live: Bool = false,
         databaseDeadline: Duration = .seconds(5),
         configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
@@ -54,26 +55,26 @@ struct TestApp {
 
     /// Runs `body` against an application listening on a real loopback port (streams need one).
     @discardableResult
-    static func live<T: Sendable>(
+    public static func live<T: Sendable>(
         configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
     ) async throws -> T {
         try await run(url: try await TestCluster.shared.makeDatabase(), live: true, configure: configure, body)
     }
 
     /// A client bound to one application, with JSON helpers.
-    struct Session: Sendable {
-        let client: any TestClientProtocol
-        let database: Database
+    public struct Session: Sendable {
+        public let client: any TestClientProtocol
+        public let database: Database
         /// The application's realtime subscribers.
-        let streams: StreamHub
+        public let streams: StreamHub
         /// The application's client keys in memory.
-        let clientKeys: ClientKeys
+        public let clientKeys: ClientKeys
         /// The port of a live application.
-        var port: Int { client.port ?? 0 }
+        public var port: Int { client.port ?? 0 }
 
         /// Sends a request; `token` goes in `Authorization: Bearer`.
         @discardableResult
-        func call(
+        public func call(
             _ method: HTTPRequest.Method, _ uri: String, token: String? = TestApp.adminToken,
             json: Any? = nil, raw: ByteBuffer? = nil, headers: HTTPFields = [:]
         ) async throws -> Reply {
@@ -91,18 +92,18 @@ struct TestApp {
 
         /// Publishes `template` (a JSON object) with `If-Match: *`; returns the reply.
         @discardableResult
-        func publish(_ project: String, _ template: Any, ifMatch: String = "*") async throws -> Reply {
+        public func publish(_ project: String, _ template: Any, ifMatch: String = "*") async throws -> Reply {
             try await call(.put, "/v1/projects/\(project)/remoteConfig", json: template, headers: [.ifMatch: ifMatch])
         }
 
         /// Creates a project as the bootstrap admin.
-        func createProject(_ id: String) async throws {
+        public func createProject(_ id: String) async throws {
             let reply = try await call(.post, "/v1/projects", json: ["projectId": id, "displayName": id.uppercased()])
             precondition(reply.status == 201, "could not create project \(id): \(reply.text)")
         }
 
         /// Creates a key and returns its secret and id.
-        func createKey(role: String, project: String? = nil) async throws -> (secret: String, id: String) {
+        public func createKey(role: String, project: String? = nil) async throws -> (secret: String, id: String) {
             var json: [String: Any] = ["displayName": "\(role) key", "role": role]
             if let project { json["project"] = project }
             let reply = try await call(.post, "/v1/apiKeys", json: json)
@@ -113,22 +114,22 @@ struct TestApp {
     }
 
     /// A response, decoded for assertions.
-    struct Reply: Sendable {
-        let status: Int
-        let headers: HTTPFields
-        let body: Data
+    public struct Reply: Sendable {
+        public let status: Int
+        public let headers: HTTPFields
+        public let body: Data
 
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        public var text: String { String(decoding: body, as: UTF8.self) }
+        public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
         /// `error.status` of an error body.
-        var errorStatus: String? { (json["error"] as? [String: Any])?["status"] as? String }
+        public var errorStatus: String? { (json["error"] as? [String: Any])?["status"] as? String }
         /// `error.details[*].field` of an error body.
-        var errorFields: [String] {
+        public var errorFields: [String] {
             ((json["error"] as? [String: Any])?["details"] as? [[String: Any]] ?? []).compactMap {
                 $0["field"] as? String
             }
         }
-        var errorReasons: [String] {
+        public var errorReasons: [String] {
             ((json["error"] as? [String: Any])?["details"] as? [[String: Any]] ?? []).compactMap {
                 $0["reason"] as? String
             }
@@ -137,6 +138,6 @@ struct TestApp {
 }
 
 /// A fresh migrated database for tests that start the application twice on it.
-enum TestClusterURL {
-    static func make() async throws -> DatabaseURL { try await TestCluster.shared.makeDatabase() }
+public enum TestClusterURL {
+    public static func make() async throws -> DatabaseURL { try await TestCluster.shared.makeDatabase() }
 }
