@@ -36,6 +36,10 @@ public final class Database: Service, Sendable {
         var lastProbe: (evidence: Evidence, reachable: Bool)?
         /// How many probes ran, for tests of the rate limit.
         var probesRun = 0
+        /// When something last found the database unreachable (a refused or lost connection, a failed
+        /// probe or ping, the event listener's connection): a call that ran out of time after that moment
+        /// waited on an outage, not on a slow database.
+        var lastUnreachable: ContinuousClock.Instant?
     }
 
     /// How long evidence that the database answers (a call that succeeded, a probe) counts as current.
@@ -147,9 +151,14 @@ public final class Database: Service, Sendable {
             return result
         } catch {
             var mapped = StoreError.map(error)
-            if case StoreError.timedOut(let limit) = mapped, await !isReachable(since: start) {
-                mapped = StoreError.unavailable("no answer within \(limit), nor to a direct connection")
+            if case StoreError.timedOut(let limit) = mapped {
+                if let last = state.withLockedValue({ $0.lastUnreachable }), last >= start {
+                    mapped = StoreError.unavailable("no answer within \(limit); the database was unreachable meanwhile")
+                } else if await !isReachable(since: start) {
+                    mapped = StoreError.unavailable("no answer within \(limit), nor to a direct connection")
+                }
             }
+            if case StoreError.unavailable = mapped { noteUnreachable() }
             switch mapped {
             case StoreError.unavailable, StoreError.timedOut:
                 // Either way the pool may be stuck (waiting out its reconnection backoff): let the next
@@ -184,6 +193,7 @@ public final class Database: Service, Sendable {
                 box.withLockedValue { state in
                     state.lastProbe = (Evidence(start: start, end: .now), reachable)
                     state.probe = nil
+                    if !reachable { state.lastUnreachable = .now }
                 }
                 return reachable
             }
@@ -226,6 +236,11 @@ public final class Database: Service, Sendable {
         }
     }
 
+    /// Records that the database was found unreachable now (see `State.lastUnreachable`).
+    func noteUnreachable() {
+        state.withLockedValue { $0.lastUnreachable = .now }
+    }
+
     /// Whether the database answers a trivial query within `limit`.
     public func ping(within limit: Duration = .seconds(1)) async -> Bool {
         let client = self.client
@@ -236,6 +251,7 @@ public final class Database: Service, Sendable {
         }
         if answered == nil {
             state.withLockedValue { $0.failing = true }
+            noteUnreachable()
         } else {
             markAnswered(since: start)
         }

@@ -89,6 +89,7 @@ extension Database {
                 await handle.close()
             } catch {
                 if Task.isCancelled { return }
+                noteUnreachable()
                 failures += 1
                 // One warning when the connection is lost, then one a minute while it stays lost.
                 let level: Logger.Level = failures == 1 || failures % 240 == 0 ? .warning : .debug

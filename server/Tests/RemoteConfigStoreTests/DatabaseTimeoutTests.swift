@@ -117,4 +117,30 @@ import Testing
             }
         }
     }
+
+    /// A call that waits out an outage and runs out of time just after the database came back waited on the
+    /// outage, not on a slow database: unavailable (503), as the SIGKILL drill requires, not timed out (504).
+    @Test func aCallThatOutlastsAnOutageIsUnavailable() async throws {
+        let cluster = try await PrivateCluster.start()
+        defer { cluster.destroy() }
+        try await Self.withDatabase(url: cluster.url, deadline: .seconds(4)) { database in
+            // The server always follows the store's events; its listener is what notices the outage.
+            let listener = Task {
+                for await _ in database.events(logger: Self.logger) {}
+            }
+            defer { listener.cancel() }
+            try await Self.query(database, "SELECT 1")
+            try cluster.embedded.stop()
+            let restart = Task {
+                try await Task.sleep(for: .seconds(2))
+                try cluster.embedded.start()
+            }
+            let error = await Self.error { try await Self.query(database, "SELECT pg_sleep(10)") }
+            try await restart.value
+            guard case .unavailable = error else {
+                Issue.record("a call that outlasted an outage must be unavailable, got \(String(describing: error))")
+                return
+            }
+        }
+    }
 }
