@@ -3,6 +3,19 @@ import Hummingbird
 import NIOCore
 import RemoteConfigCore
 
+/// An admin request's body as a typed value, checked field by field when it is read.
+protocol RequestBody {
+    /// Takes the fields it needs from `body`; 400 naming the field at fault.
+    init(_ body: JSONBody) throws
+}
+
+extension RequestBody {
+    /// Reads and checks the request's body.
+    static func read(_ request: Request, context: AppRequestContext) async throws -> Self {
+        try Self(try await JSONBody.read(request, context: context))
+    }
+}
+
 /// A request body read as a JSON object (Core's strict parser), with typed field access that reports the
 /// field at fault.
 struct JSONBody {

@@ -17,23 +17,12 @@ struct APIKeysController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let actor = try await auth.require(.admin, on: .any, request)
-        let body = try await JSONBody.read(request, context: context)
-        let displayName = try body.string("displayName") ?? ""
-        try TextLimits.checkDisplayName(displayName)
-        let roleName = try body.requiredString("role")
-        guard let role = Role(rawValue: roleName) else {
-            throw APIError.invalidField(
-                "role", reason: "INVALID_ROLE", "role must be one of admin, editor, viewer, client")
-        }
-        let project = try body.string("project")
-        if role == .client, project == nil {
-            throw APIError.invalidField("project", reason: "REQUIRED", "a client key needs a project")
-        }
-        if let own = actor.project, project != own {
+        let body = try await CreateKeyBody.read(request, context: context)
+        if let own = actor.project, body.project != own {
             throw APIError.permissionDenied("a key of project \(own) can only create keys of that project")
         }
         let (key, secret) = try await keys.create(
-            displayName: displayName, role: role, project: project, actor: actor.auditActor)
+            displayName: body.displayName, role: body.role, project: body.project, actor: actor.auditActor)
         var json = Self.json(key)
         json["key"] = .string(secret)
         return JSONResponse.make(json, status: .created)
@@ -54,6 +43,28 @@ struct APIKeysController {
         try await keys.revoke(id: id, actor: actor.auditActor)
         clientKeys.revoke(id: id)
         return JSONResponse.make([:], status: .ok)
+    }
+
+    /// `POST /v1/apiKeys`: `{"displayName", "role", "project"}`.
+    struct CreateKeyBody: RequestBody {
+        let displayName: String
+        let role: Role
+        let project: String?
+
+        init(_ body: JSONBody) throws {
+            displayName = try body.string("displayName") ?? ""
+            try TextLimits.checkDisplayName(displayName)
+            let roleName = try body.requiredString("role")
+            guard let role = Role(rawValue: roleName) else {
+                throw APIError.invalidField(
+                    "role", reason: "INVALID_ROLE", "role must be one of admin, editor, viewer, client")
+            }
+            self.role = role
+            project = try body.string("project")
+            if role == .client, project == nil {
+                throw APIError.invalidField("project", reason: "REQUIRED", "a client key needs a project")
+            }
+        }
     }
 
     static func json(_ key: APIKey) -> JSONObject {

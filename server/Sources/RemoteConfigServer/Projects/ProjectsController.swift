@@ -23,16 +23,9 @@ struct ProjectsController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let key = try await auth.require(.admin, on: .global, request)
-        let body = try await JSONBody.read(request, context: context)
-        let projectId = try body.requiredString("projectId")
-        guard Self.isValidID(projectId) else {
-            throw APIError.invalidField(
-                "projectId", reason: "INVALID_PROJECT_ID",
-                "projectId must start with a lowercase letter and have 3 to 63 lowercase letters, digits or dashes")
-        }
-        let displayName = try body.string("displayName") ?? projectId
-        try TextLimits.checkDisplayName(displayName)
-        let project = try await projects.create(projectId: projectId, displayName: displayName, actor: key.auditActor)
+        let body = try await CreateProjectBody.read(request, context: context)
+        let project = try await projects.create(
+            projectId: body.projectId, displayName: body.displayName, actor: key.auditActor)
         return JSONResponse.make(Self.json(project), status: .created)
     }
 
@@ -49,6 +42,23 @@ struct ProjectsController {
             throw APIError.notFound("project \(projectId) not found")
         }
         return JSONResponse.make(Self.json(project))
+    }
+
+    /// `POST /v1/projects`: `{"projectId", "displayName"}` (the id when no name is given).
+    struct CreateProjectBody: RequestBody {
+        let projectId: String
+        let displayName: String
+
+        init(_ body: JSONBody) throws {
+            projectId = try body.requiredString("projectId")
+            guard ProjectsController.isValidID(projectId) else {
+                throw APIError.invalidField(
+                    "projectId", reason: "INVALID_PROJECT_ID",
+                    "projectId must start with a lowercase letter and have 3 to 63 lowercase letters, digits or dashes")
+            }
+            displayName = try body.string("displayName") ?? projectId
+            try TextLimits.checkDisplayName(displayName)
+        }
     }
 
     static func json(_ project: Project) -> JSONObject {

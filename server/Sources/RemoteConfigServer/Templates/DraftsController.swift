@@ -59,9 +59,7 @@ struct DraftsController {
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await templatesController.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
-        let body = try await JSONBody.read(request, context: context)
-        let description = try body.string("description") ?? ""
-        try TextLimits.check(description, field: "description", limit: TextLimits.description)
+        let description = try await PublishDraftBody.read(request, context: context).description
         let force = try request.flag("force")
         let expected: Int64? =
             switch precondition {
@@ -88,6 +86,16 @@ struct DraftsController {
                 description: description, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
+    }
+
+    /// `POST …/draft:publish`: `{"description"}`.
+    struct PublishDraftBody: RequestBody {
+        let description: String
+
+        init(_ body: JSONBody) throws {
+            description = try body.string("description") ?? ""
+            try TextLimits.check(description, field: "description", limit: TextLimits.description)
+        }
     }
 
     private func response(_ draft: StoredDraft) throws -> Response {

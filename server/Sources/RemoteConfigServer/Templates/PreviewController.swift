@@ -18,27 +18,27 @@ struct PreviewController {
 
     @Sendable func evaluate(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await templatesController.project(request, context, .viewer)
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let object: JSONObject
-        do {
-            guard case .object(let parsed) = try JSONValue(parsing: body.readableBytesView) else {
-                throw APIError.invalidField("body", reason: "NOT_AN_OBJECT", "the request body must be a JSON object")
+        let body = try await PreviewBody.read(request, context: context)
+        let compiled = try await template(project, version: body.versionNumber)
+        return TemplateHTTP.response(Self.json(compiled, body.caller))
+    }
+
+    /// `{"context": {…the fetch body…}, "versionNumber": "7" | "draft"}`; no other field.
+    struct PreviewBody: RequestBody {
+        let caller: FetchContext
+        let versionNumber: JSONValue?
+
+        init(_ body: JSONBody) throws {
+            for key in body.object.keys where key != "context" && key != "versionNumber" {
+                throw APIError.invalidField(key, reason: "UNKNOWN_FIELD", "\(key) is not a field of a preview request")
             }
-            object = parsed
-        } catch let error as JSONParseError {
-            throw APIError.invalidField(
-                "body", reason: "MALFORMED_JSON", "the request body is not valid JSON: \(error)")
+            caller = try PreviewController.context(body.object["context"])
+            versionNumber = body.object["versionNumber"]
         }
-        for key in object.keys where key != "context" && key != "versionNumber" {
-            throw APIError.invalidField(key, reason: "UNKNOWN_FIELD", "\(key) is not a field of a preview request")
-        }
-        let caller = try Self.context(object["context"])
-        let compiled = try await template(project, version: object["versionNumber"])
-        return TemplateHTTP.response(Self.json(compiled, caller))
     }
 
     /// The caller: the fetch body's fields, checked as a fetch checks them, but the instance id may be absent.
-    private static func context(_ value: JSONValue?) throws -> FetchContext {
+    static func context(_ value: JSONValue?) throws -> FetchContext {
         guard let value, value != .null else { return FetchContext(now: Date()) }
         guard case .object = value else {
             throw APIError.invalidField("context", reason: "NOT_AN_OBJECT", "context must be an object")

@@ -113,11 +113,7 @@ struct TemplatesController {
 
     @Sendable func rollback(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await self.project(request, context, .editor)
-        let body = try await JSONBody.read(request, context: context)
-        let text = try body.stringOrInteger("versionNumber")
-        guard let number = try TemplateHTTP.versionNumber(text, field: "versionNumber") else {
-            throw APIError.invalidField("versionNumber", reason: "REQUIRED", "versionNumber is required")
-        }
+        let number = try await RollbackBody.read(request, context: context).versionNumber
         guard let source = try await templates.version(project, number) else {
             throw APIError.notFound("version \(number) of \(project) not found")
         }
@@ -128,6 +124,19 @@ struct TemplatesController {
             try await templates.publish(project, publishRequest, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
+    }
+
+    /// `POST …:rollback`: `{"versionNumber"}`, a string or a whole number.
+    struct RollbackBody: RequestBody {
+        let versionNumber: Int64
+
+        init(_ body: JSONBody) throws {
+            let text = try body.stringOrInteger("versionNumber")
+            guard let number = try TemplateHTTP.versionNumber(text, field: "versionNumber") else {
+                throw APIError.invalidField("versionNumber", reason: "REQUIRED", "versionNumber is required")
+            }
+            versionNumber = number
+        }
     }
 
     @Sendable func downloadDefaults(_ request: Request, context: AppRequestContext) async throws -> Response {
