@@ -178,7 +178,7 @@ extension RemoteConfig {
                 recordSuccess(&state.persisted, body: body, at: finished)
                 return .notModified
             }
-        case 429, 503:
+        case 429, 503, 504:
             let retryAfter = Wire.retryAfter(response, now: finished)
             let until = state.withLock { state in
                 let exponential = 60 * pow(2, Double(min(state.persisted.consecutiveBackoffs, 12)))

@@ -165,7 +165,7 @@ extension RemoteConfig {
                         ?? Self.reconnectDelay(failures: failures, serverRetry: serverRetry)
                     delayOverride = delay
                     let error: RemoteConfigError =
-                        response.statusCode == 429 || response.statusCode == 503
+                        [429, 503, 504].contains(response.statusCode)
                         ? .unavailable(
                             statusCode: response.statusCode, retryAfter: retryAfter,
                             until: now().addingTimeInterval(delay))

@@ -4,7 +4,7 @@ import Testing
 @testable import RemoteConfigClient
 
 @Suite struct BackoffTests {
-    @Test(arguments: [429, 503])
+    @Test(arguments: [429, 503, 504])
     func retryAfterIsRespected(status: Int) async throws {
         let harness = Harness()
         defer { harness.cleanUp() }
