@@ -120,12 +120,23 @@ final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
         try await channel.eventLoop.submit {
             let pipeline = channel.pipeline.syncOperations
             guard let watcher = try? pipeline.handler(type: ConnectionWatcher.self) else { return }
+            capSendBuffer(channel)
             watcher.onInputClosed = onDeparture
             watcher.deadlines.streamStarted()
             if let front = try? pipeline.handler(type: FetchFront.self) {
                 pipeline.removeHandler(front, promise: nil)
             }
         }.get()
+    }
+
+    /// The kernel send buffer of a stream's socket. Left to itself, Linux grows it to megabytes for a client
+    /// that does not read (2.8 MiB seen), and thousands of stalled streams would hold that much kernel memory
+    /// each before the server notices; with this cap a stalled reader is cut off after a few hundred KiB.
+    static let streamSendBuffer: SocketOptionValue = 64 * 1024
+
+    /// Caps `channel`'s kernel send buffer at `streamSendBuffer` (on the channel's event loop).
+    static func capSendBuffer(_ channel: any Channel) {
+        try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: streamSendBuffer)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

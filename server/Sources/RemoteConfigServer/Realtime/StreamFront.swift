@@ -171,6 +171,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         let pipeline = context.pipeline.syncOperations
         deadlines.headReceived()
         deadlines.streamStarted()
+        ConnectionWatcher.capSendBuffer(context.channel)
         if let watcher = try? pipeline.handler(type: ConnectionWatcher.self) {
             let channel = context.channel
             watcher.onInputClosed = { channel.close(promise: nil) }
