@@ -22,6 +22,7 @@ import Testing
             // The answer must be remembered before the boundary; on a loaded machine the set-up can take longer
             // than the first margin, so the margin grows until a fetch lands before it.
             var template: [String: Any] = [:]
+            var checked = false
             for margin in [2.0, 6.0, 15.0] {
                 let boundary = Date().addingTimeInterval(margin)
                 template = [
@@ -43,8 +44,10 @@ import Testing
                 #expect(
                     (after.json["entries"] as? [String: String])?["banner"] == "live",
                     "a remembered answer outlived the boundary")
+                checked = true
                 break
             }
+            #expect(checked, "no fetch landed before a time boundary: the expiry was not checked")
 
             // A publish starts afresh: the same body gets the new answer.
             var next = template

@@ -67,17 +67,7 @@ struct FetchRequestHead: Sendable, Equatable {
         }
 
         /// The index just past the head's final CRLF CRLF, if it is all there.
-        func headEnd() -> Int? {
-            guard bytes.count >= 4 else { return nil }
-            var index = 3
-            while index < bytes.count {
-                if bytes[index] == 0x0A, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D {
-                    return index + 1
-                }
-                index += 1
-            }
-            return nil
-        }
+        func headEnd() -> Int? { HeadLines.headEnd(bytes) }
 
         /// The head in `bytes[..<end]`, or nil when it is anything but a plain fetch.
         func head(end: Int) -> FetchRequestHead? {
@@ -167,7 +157,7 @@ struct FetchRequestHead: Sendable, Equatable {
         private static func apply(_ line: ArraySlice<UInt8>, to head: inout FetchRequestHead, seen: inout Field.Set)
             -> Bool
         {
-            guard let (name, value) = field(line) else { return false }
+            guard let (name, value) = HeadLines.field(line) else { return false }
             guard let known = Field(name: name) else { return true }
             // Once each: a repeated one is for the full parser to judge.
             guard known != .refused, seen.insert(known) else { return false }
@@ -228,27 +218,5 @@ struct FetchRequestHead: Sendable, Equatable {
                 requestID: nil, contentLength: 0, close: false, headLength: 0)
         }
 
-        /// `name: value` with a token name and a value of visible ASCII, spaces and tabs, surrounding white
-        /// space removed.
-        private static func field(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UInt8>)? {
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
-            let name = line[..<colon]
-            guard name.allSatisfy(isTokenCharacter) else { return nil }
-            var value = line[(colon + 1)...]
-            guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 < 0x7F) }) else { return nil }
-            while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
-            while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-            return (name, value)
-        }
-
-        /// RFC 9110 `tchar`.
-        private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-            switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-            // ! # $ % & ' * + - . ^ _ ` | ~
-            case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
-            default: return false
-            }
-        }
     }
 }

@@ -35,51 +35,23 @@ struct StreamRequestHead: Sendable, Equatable {
             guard index < bytes.count else { return .needMore }
             if bytes[index] != byte { return .notStream }
         }
-        guard let end = headEnd(bytes) else { return bytes.count > maximumHeadLength ? .notStream : .needMore }
+        guard let end = HeadLines.headEnd(bytes) else {
+            return bytes.count > maximumHeadLength ? .notStream : .needMore
+        }
         guard var head = head(bytes[..<end]) else { return .notStream }
         head.headLength = end
         return .stream(head)
     }
 
-    /// The index just past the head's CRLF CRLF, if it is all there.
-    private static func headEnd(_ bytes: [UInt8]) -> Int? {
-        var index = 3
-        while index < bytes.count {
-            if bytes[index] == 0x0A, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D {
-                return index + 1
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The lines of a head that ends in an empty line; nil at a bare CR or LF.
-    private static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
-        var lines: [ArraySlice<UInt8>] = []
-        var start = bytes.startIndex
-        var index = bytes.startIndex
-        while index < bytes.endIndex - 2 {
-            let byte = bytes[index]
-            if byte == 0x0A { return nil }
-            if byte == 0x0D {
-                guard bytes[index + 1] == 0x0A else { return nil }
-                lines.append(bytes[start..<index])
-                index += 2
-                start = index
-            } else {
-                index += 1
-            }
-        }
-        return lines
-    }
-
     private static func head(_ bytes: ArraySlice<UInt8>) -> StreamRequestHead? {
-        guard let lines = lines(bytes), let first = lines.first, var head = requestLine(first) else { return nil }
+        guard let lines = HeadLines.lines(bytes), let first = lines.first, var head = requestLine(first) else {
+            return nil
+        }
         let queryKey = head.apiKey
         head.apiKey = nil
         var seen = Set<String>()
         for line in lines.dropFirst() {
-            guard let (name, value) = field(line) else { return nil }
+            guard let (name, value) = HeadLines.field(line) else { return nil }
             let lowered = String(decoding: name, as: UTF8.self).lowercased()
             switch lowered {
             case "host", "x-api-key", "last-event-id", "x-request-id", "connection":
@@ -137,31 +109,9 @@ struct StreamRequestHead: Sendable, Equatable {
             headLength: 0)
     }
 
-    /// `name: value` with a token name and a value of visible ASCII, spaces and tabs, surrounding white space
-    /// removed.
-    private static func field(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UInt8>)? {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
-        let name = line[..<colon]
-        guard name.allSatisfy(isTokenCharacter) else { return nil }
-        var value = line[(colon + 1)...]
-        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 < 0x7F) }) else { return nil }
-        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
-        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-        return (name, value)
-    }
-
     private static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    /// RFC 9110 `tchar`.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-        // ! # $ % & ' * + - . ^ _ ` | ~
-        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
-        default: return false
-        }
-    }
 }
 
 extension Substring {
