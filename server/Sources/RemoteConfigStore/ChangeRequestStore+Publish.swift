@@ -86,7 +86,9 @@ extension ChangeRequestStore {
         if !force, request.baseVersion != latest {
             throw ChangeRequestError.baseChanged(id: id, base: request.baseVersion, latest: latest)
         }
-        guard let json = request.templateJSON else { throw StoreError.notFound("template of \(ChangeRequest.name(id))") }
+        guard let json = request.templateJSON else {
+            throw StoreError.notFound("template of \(ChangeRequest.name(id))")
+        }
         let updateType =
             request.rollbackSource != nil
             ? "ROLLBACK" : request.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE"

@@ -224,7 +224,8 @@ public struct ChangeRequestStore: Sendable {
             SELECT request_id, key_id, display_name, approved_at, comment FROM change_request_approvals
             WHERE request_id = ANY(\(ids)) ORDER BY approved_at, key_id
             """, logger: logger)
-        for try await (id, key, name, time, comment) in approvalRows.decode((Int64, String, String, Date, String).self) {
+        for try await (id, key, name, time, comment) in approvalRows.decode((Int64, String, String, Date, String).self)
+        {
             approvals[id, default: []].append(
                 ChangeRequest.Approval(keyId: key, displayName: name, time: time, comment: comment))
         }

@@ -73,7 +73,8 @@ import Testing
             let untouched = try await app.call(.get, request)
             #expect(untouched.json["state"] as? String == "OPEN")
             #expect((untouched.json["approvals"] as? [Any])?.isEmpty == true)
-            let fine = try await app.call(.post, request + ":approve", token: reviewer, json: ["comment": Self.text(1000)])
+            let fine = try await app.call(
+                .post, request + ":approve", token: reviewer, json: ["comment": Self.text(1000)])
             #expect(fine.status == 200)
         }
     }

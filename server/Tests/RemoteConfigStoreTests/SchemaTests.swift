@@ -63,7 +63,10 @@ import Testing
             for (statement, why) in [
                 ("UPDATE change_requests SET state = 'PUBLISHED'", "published without its version"),
                 ("UPDATE change_requests SET published_version = 1", "a version while not published"),
-                ("UPDATE change_requests SET state = 'PUBLISHED', published_version = 7", "a version that does not exist"),
+                (
+                    "UPDATE change_requests SET state = 'PUBLISHED', published_version = 7",
+                    "a version that does not exist"
+                ),
                 ("UPDATE change_requests SET state = 'SCHEDULED'", "scheduled without a time"),
                 ("UPDATE change_requests SET state = 'REJECTED'", "rejected by nobody"),
                 ("UPDATE change_requests SET state = 'MERGED'", "an unknown state"),

@@ -75,7 +75,8 @@ struct ProjectsController {
             case nil, .null?: break
             case .bool(let value)?: update.requireApproval = value
             default:
-                throw APIError.invalidField("requireApproval", reason: "NOT_A_BOOLEAN", "requireApproval must be true or false")
+                throw APIError.invalidField(
+                    "requireApproval", reason: "NOT_A_BOOLEAN", "requireApproval must be true or false")
             }
             switch body.object["approvalsRequired"] {
             case nil, .null?: break

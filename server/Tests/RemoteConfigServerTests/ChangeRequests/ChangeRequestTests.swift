@@ -18,7 +18,13 @@ import Testing
             #expect(asPublish.errorReasons == refused.errorReasons, "the same rule as a publish")
             let unknownCondition = try await Workflow.create(
                 app,
-                ["template": ["parameters": ["x": ["defaultValue": ["value": "1"], "conditionalValues": ["nope": ["value": "2"]]]]]])
+                [
+                    "template": [
+                        "parameters": [
+                            "x": ["defaultValue": ["value": "1"], "conditionalValues": ["nope": ["value": "2"]]]
+                        ]
+                    ]
+                ])
             #expect(unknownCondition.errorReasons == ["UNKNOWN_CONDITION_REFERENCE"])
             for (body, field, reason) in [
                 (["template": "text"], "template", "NOT_AN_OBJECT"),
@@ -53,9 +59,9 @@ import Testing
             #expect(created.json["baseVersionNumber"] as? String == "1")
             #expect(created.json["publishTime"] is NSNull)
             #expect(created.json["publishedVersionNumber"] is NSNull)
-            let author_ = created.json["author"] as? [String: Any]
-            #expect(author_?["key"] as? String == "apiKeys/\(author.id)")
-            #expect(author_?["displayName"] as? String == "editor key")
+            let authorJSON = created.json["author"] as? [String: Any]
+            #expect(authorJSON?["key"] as? String == "apiKeys/\(author.id)")
+            #expect(authorJSON?["displayName"] as? String == "editor key")
             let id = Workflow.id(created)
 
             let byViewer = try await Workflow.act(app, id, "approve", token: viewer.secret)
@@ -63,7 +69,8 @@ import Testing
             let own = try await Workflow.act(app, id, "approve", token: author.secret)
             #expect(own.status == 403)
             #expect(own.errorReasons == ["SELF_APPROVAL"])
-            let first = try await Workflow.act(app, id, "approve", token: reviewer.secret, json: ["comment": "looks right"])
+            let first = try await Workflow.act(
+                app, id, "approve", token: reviewer.secret, json: ["comment": "looks right"])
             #expect(first.status == 200)
             #expect(first.json["state"] as? String == "OPEN", "one of two approvals")
             let twice = try await Workflow.act(app, id, "approve", token: reviewer.secret)
@@ -78,7 +85,8 @@ import Testing
             let second = try await Workflow.act(app, id, "approve")
             #expect(second.json["state"] as? String == "APPROVED")
             let approvals = second.json["approvals"] as? [[String: Any]] ?? []
-            #expect(approvals.map { $0["key"] as? String } == ["apiKeys/\(reviewer.id)", approvals.last?["key"] as? String])
+            #expect(
+                approvals.map { $0["key"] as? String } == ["apiKeys/\(reviewer.id)", approvals.last?["key"] as? String])
             #expect(approvals.first?["comment"] as? String == "looks right")
             #expect(approvals.first?["displayName"] as? String == "editor key")
 
@@ -216,7 +224,9 @@ import Testing
             #expect((page.json["changeRequests"] as? [Any])?.count == 2)
             let token = try #require(page.json["nextPageToken"] as? String)
             let rest = try await app.call(.get, Workflow.base + "?pageSize=2&pageToken=\(token)")
-            #expect((rest.json["changeRequests"] as? [[String: Any]])?.first?["name"] as? String == "changeRequests/\(ids[0])")
+            #expect(
+                (rest.json["changeRequests"] as? [[String: Any]])?.first?["name"] as? String
+                    == "changeRequests/\(ids[0])")
             #expect(rest.json["nextPageToken"] == nil)
             #expect(try await app.call(.get, Workflow.base + "?state=DONE").errorReasons == ["INVALID_STATE"])
             #expect(try await app.call(.get, Workflow.base + "?pageSize=0").status == 400)

@@ -53,7 +53,8 @@ import Testing
             let detail = event["detail"] as? [String: Any]
             #expect(detail?["requireApproval"] as? String == "true")
             #expect(detail?["approvalsRequired"] as? String == "2")
-            #expect(try await app.call(.patch, "/v1/projects/no-such-app", json: ["requireApproval": true]).status == 404)
+            #expect(
+                try await app.call(.patch, "/v1/projects/no-such-app", json: ["requireApproval": true]).status == 404)
         }
     }
 
@@ -90,7 +91,8 @@ import Testing
             #expect(try await app.call(.get, draftPath).headers[.eTag] == draftETag, "the draft is kept")
 
             try await Workflow.requireApproval(app, false)
-            #expect(try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "9.0.0")).status == 200)
+            #expect(
+                try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "9.0.0")).status == 200)
         }
     }
 }

@@ -31,7 +31,8 @@ import Testing
                     let created = try await one.call(
                         .post, "/v1/projects/\(project)/remoteConfig/changeRequests", token: author.secret,
                         json: [
-                            "description": "release day", "template": TemplateFixtures.forceUpdate(currentVersion: "4.0.0"),
+                            "description": "release day",
+                            "template": TemplateFixtures.forceUpdate(currentVersion: "4.0.0"),
                             "publishTime": Workflow.timestamp(publishTime),
                         ])
                     #expect(created.json["state"] as? String == "OPEN", "not approved yet: \(created.text)")
@@ -55,7 +56,8 @@ import Testing
                     let version = try #require(versions.first)
                     #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
                     #expect(version["description"] as? String == "release day")
-                    let time = try #require((version["updateTime"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+                    let time = try #require(
+                        (version["updateTime"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
                     let late = time.timeIntervalSince(publishTime)
                     #expect(late >= -0.01 && late < 1, "\(project) published \(late) s after its time")
                     let log = try await one.call(.get, "/v1/projects/\(project)/auditLog")
@@ -101,7 +103,8 @@ import Testing
                 try await Workflow.events(app).first { $0["action"] as? String == "changeRequest.publish" })
             #expect(event["actorKey"] as? String == "apiKeys/\(author)", "the author's schedule")
             let list = try await app.call(.get, Workflow.base + "?state=PUBLISHED")
-            #expect((list.json["changeRequests"] as? [[String: Any]])?.first?["publishedVersionNumber"] as? String == "1")
+            #expect(
+                (list.json["changeRequests"] as? [[String: Any]])?.first?["publishedVersionNumber"] as? String == "1")
         }
     }
 
