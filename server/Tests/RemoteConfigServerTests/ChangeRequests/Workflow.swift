@@ -10,7 +10,7 @@ enum Workflow {
     static func requireApproval(_ app: TestApp.Session, _ on: Bool, approvals: Int = 1) async throws {
         let reply = try await app.call(
             .patch, "/v1/projects/shop-app", json: ["requireApproval": on, "approvalsRequired": approvals])
-        precondition(reply.status == 200, "could not change the settings: \(reply.text)")
+        guard reply.status == 200 else { throw Failure("could not change the settings: \(reply.text)") }
     }
 
     /// Opens a change request with `body` as `token`'s key.
@@ -32,7 +32,7 @@ enum Workflow {
         ]
         if let publishTime { body["publishTime"] = timestamp(publishTime) }
         let reply = try await create(app, token: token, body)
-        precondition(reply.status == 201, "could not open a change request: \(reply.text)")
+        guard reply.status == 201 else { throw Failure("could not open a change request: \(reply.text)") }
         return id(reply)
     }
 
@@ -65,6 +65,12 @@ enum Workflow {
     static func events(_ app: TestApp.Session) async throws -> [[String: Any]] {
         let reply = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=1000")
         return reply.json["events"] as? [[String: Any]] ?? []
+    }
+
+    /// A failed setup step, thrown (a precondition would end the whole test process).
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     static func timestamp(_ date: Date) -> String {
