@@ -149,14 +149,15 @@ public func buildApplication(
         logger: logger
     )
     app.addServices(database, StreamHubService(hub: environment.streams))
+    let wakeup = ChangeRequestScheduler.Wakeup()
     app.addServices(
         EventListener(
             database: database, published: environment.published, clientKeys: environment.clientKeys, logger: logger,
-            interval: configuration.cacheCheckInterval))
+            interval: configuration.cacheCheckInterval, onScheduled: { wakeup.wake() }))
     app.addServices(
         ChangeRequestScheduler(
             changeRequests: environment.changeRequests, templatesController: environment.templatesController(),
-            logger: logger, interval: configuration.schedulePollInterval))
+            logger: logger, interval: configuration.schedulePollInterval, wakeup: wakeup))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
         try await environment.published.synchronize()

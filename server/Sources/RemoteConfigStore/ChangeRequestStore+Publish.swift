@@ -67,6 +67,22 @@ extension ChangeRequestStore {
         return published
     }
 
+    /// How long until the next `SCHEDULED` request is due by the database's clock (zero or less: due now);
+    /// nil when none waits.
+    public func nextDue() async throws -> Duration? {
+        try await database.run { client in
+            let rows = try await client.query(
+                """
+                SELECT EXTRACT(EPOCH FROM min(publish_time) - now())::float8 FROM change_requests
+                WHERE state = 'SCHEDULED'
+                """)
+            for try await seconds in rows.decode(Double?.self) {
+                return seconds.map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) }
+            }
+            return nil
+        }
+    }
+
     /// The one way a change request becomes a version, inside the caller's transaction holding `lock`.
     static func publish(
         _ request: ChangeRequest, lock: TemplateStore.ProjectLock, force: Bool, scheduled: Bool, actor: AuditActor,

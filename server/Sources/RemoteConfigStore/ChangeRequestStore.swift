@@ -156,9 +156,10 @@ public struct ChangeRequestStore: Sendable {
 
     /// Moves every undecided request of `project` to the state its approvals and the project's settings give
     /// it: `SCHEDULED` with a `publishTime` once publishable (approved enough, or no approval required),
-    /// else `APPROVED` with enough approvals, else `OPEN`. The one place that rule lives.
+    /// else `APPROVED` with enough approvals, else `OPEN`. The one place that rule lives. When one becomes
+    /// `SCHEDULED`, every server's scheduler is told (on commit) to look at the publish times again.
     static func settle(_ project: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        let rows = try await connection.query(
             """
             UPDATE change_requests c SET state = s.next, updated_at = now()
             FROM (
@@ -174,7 +175,13 @@ public struct ChangeRequestStore: Sendable {
                 GROUP BY r.request_id, p.require_approval, p.approvals_required
             ) s
             WHERE c.request_id = s.request_id AND c.state <> s.next
+            RETURNING c.state
             """, logger: logger)
+        var scheduled = false
+        for try await state in rows.decode(String.self) where state == ChangeRequest.State.scheduled.rawValue {
+            scheduled = true
+        }
+        if scheduled { try await StoreEvent.scheduled(project: project).notify(on: connection, logger: logger) }
     }
 
     /// The request, or `StoreError.notFound`.

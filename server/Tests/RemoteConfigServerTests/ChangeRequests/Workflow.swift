@@ -25,7 +25,7 @@ enum Workflow {
     /// Opens a change request of the force-update template with `currentVersion`; returns its id.
     static func propose(
         _ app: TestApp.Session, token: String = TestApp.adminToken, currentVersion: String = "3.0.0",
-        publishTime: Date? = nil, description: String = "raise the version"
+        description: String = "raise the version", publishTime: Date? = nil
     ) async throws -> String {
         var body: [String: Any] = [
             "description": description, "template": TemplateFixtures.forceUpdate(currentVersion: currentVersion),
