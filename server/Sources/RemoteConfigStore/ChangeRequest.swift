@@ -53,6 +53,8 @@ public struct ChangeRequest: Sendable, Equatable {
     /// Oldest first.
     public let approvals: [Approval]
     public let closure: Closure?
+    /// Approved by the server when it was opened (a store sync with `autoApprove`).
+    public let autoApproved: Bool
 
     /// `changeRequests/<id>`, the name the API and the audit log use.
     public static func name(_ id: Int64) -> String { "changeRequests/\(id)" }
@@ -69,16 +71,20 @@ public struct ChangeRequestProposal: Sendable, Equatable {
     public var publishTime: Date?
     /// The version it rolls back to, when it proposes a rollback (`templateJSON` is then that version's).
     public var rollbackSource: Int64?
+    /// Approved at once by the server itself, whatever the project requires (for server-made requests such
+    /// as a store sync with `autoApprove`; the HTTP routes never set it).
+    public var autoApproved: Bool
 
     public init(
         templateJSON: String, description: String, baseVersion: Int64? = nil, publishTime: Date? = nil,
-        rollbackSource: Int64? = nil
+        rollbackSource: Int64? = nil, autoApproved: Bool = false
     ) {
         self.templateJSON = templateJSON
         self.description = description
         self.baseVersion = baseVersion
         self.publishTime = publishTime
         self.rollbackSource = rollbackSource
+        self.autoApproved = autoApproved
     }
 }
 

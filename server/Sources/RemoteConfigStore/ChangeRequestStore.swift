@@ -25,9 +25,10 @@ public struct ChangeRequestStore: Sendable {
             let rows = try await connection.query(
                 """
                 INSERT INTO change_requests (project_id, description, author_key, author_name, base_version,
-                    template, rollback_source, publish_time)
+                    template, rollback_source, publish_time, auto_approved)
                 VALUES (\(project), \(proposal.description), \(actor.keyId), \(actor.displayName), \(base),
-                    \(proposal.templateJSON)::json, \(proposal.rollbackSource), \(proposal.publishTime))
+                    \(proposal.templateJSON)::json, \(proposal.rollbackSource), \(proposal.publishTime),
+                    \(proposal.autoApproved))
                 RETURNING request_id
                 """, logger: logger)
             var created: Int64?
@@ -41,6 +42,7 @@ public struct ChangeRequestStore: Sendable {
             ]
             if let time = proposal.publishTime { detail["publishTime"] = Self.timestamp(time) }
             if let source = proposal.rollbackSource { detail["rollbackSource"] = String(source) }
+            if proposal.autoApproved { detail["autoApproved"] = "true" }
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "changeRequest.create", detail: detail,
                 logger: logger)
@@ -155,8 +157,8 @@ public struct ChangeRequestStore: Sendable {
     }
 
     /// Moves every undecided request of `project` to the state its approvals and the project's settings give
-    /// it: `SCHEDULED` with a `publishTime` once publishable (approved enough, or no approval required),
-    /// else `APPROVED` with enough approvals, else `OPEN`. The one place that rule lives. When one becomes
+    /// it: `SCHEDULED` with a `publishTime` once publishable (approved enough or by the server, or no
+    /// approval required), else `APPROVED` when approved enough or by the server, else `OPEN`. The one place that rule lives. When one becomes
     /// `SCHEDULED`, every server's scheduler is told (on commit) to look at the publish times again.
     static func settle(_ project: String, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = try await connection.query(
@@ -165,14 +167,15 @@ public struct ChangeRequestStore: Sendable {
             FROM (
                 SELECT r.request_id,
                     CASE WHEN r.publish_time IS NOT NULL
-                              AND (NOT p.require_approval OR count(a.key_id) >= p.approvals_required) THEN 'SCHEDULED'
-                         WHEN count(a.key_id) >= p.approvals_required THEN 'APPROVED'
+                              AND (NOT p.require_approval OR r.auto_approved
+                                   OR count(a.key_id) >= p.approvals_required) THEN 'SCHEDULED'
+                         WHEN r.auto_approved OR count(a.key_id) >= p.approvals_required THEN 'APPROVED'
                          ELSE 'OPEN' END AS next
                 FROM change_requests r
                 JOIN projects p ON p.project_id = r.project_id
                 LEFT JOIN change_request_approvals a ON a.request_id = r.request_id
                 WHERE r.project_id = \(project) AND r.state IN ('OPEN', 'APPROVED', 'SCHEDULED')
-                GROUP BY r.request_id, p.require_approval, p.approvals_required
+                GROUP BY r.request_id, r.auto_approved, p.require_approval, p.approvals_required
             ) s
             WHERE c.request_id = s.request_id AND c.state <> s.next
             RETURNING c.state
@@ -209,7 +212,8 @@ public struct ChangeRequestStore: Sendable {
         """
         r.request_id, r.project_id, r.state, r.description, r.author_key, r.author_name, r.base_version, \
         \(template ? "r.template::text" : "NULL::text"), r.rollback_source, r.publish_time, r.created_at, \
-        r.updated_at, r.published_version, r.closed_by_key, r.closed_by_name, r.closed_at, r.close_comment
+        r.updated_at, r.published_version, r.closed_by_key, r.closed_by_name, r.closed_at, r.close_comment, \
+        r.auto_approved
         """
     }
 
@@ -219,7 +223,7 @@ public struct ChangeRequestStore: Sendable {
     {
         typealias Row = (
             Int64, String, String, String, String?, String, Int64, String?, Int64?, Date?, Date, Date, Int64?,
-            String?, String?, Date?, String?
+            String?, String?, Date?, String?, Bool
         )
         var read: [Row] = []
         for try await row in rows.decode(Row.self) { read.append(row) }
@@ -244,7 +248,7 @@ public struct ChangeRequestStore: Sendable {
                 id: row.0, project: row.1, state: ChangeRequest.State(rawValue: row.2) ?? .open, description: row.3,
                 author: AuditActor(keyId: row.4, displayName: row.5), baseVersion: row.6, templateJSON: row.7,
                 rollbackSource: row.8, publishTime: row.9, createTime: row.10, updateTime: row.11,
-                publishedVersion: row.12, approvals: approvals[row.0] ?? [], closure: closure)
+                publishedVersion: row.12, approvals: approvals[row.0] ?? [], closure: closure, autoApproved: row.17)
         }
     }
 

@@ -21,6 +21,7 @@ enum ChangeRequestJSON {
             object["template"] = try JSONValue(parsing: json)
         }
         if let source = request.rollbackSource { object["rollbackSource"] = .string(String(source)) }
+        if request.autoApproved { object["autoApproved"] = .bool(true) }
         object["approvals"] = .array(
             request.approvals.map { approval in
                 var entry = actor(keyId: approval.keyId, displayName: approval.displayName)

@@ -19,6 +19,8 @@ CREATE TABLE change_requests (
     template          json NOT NULL,
     rollback_source   bigint,
     publish_time      timestamptz,
+    -- Approved by the server itself when opened (a store sync with autoApprove), needing no key's approval.
+    auto_approved     boolean NOT NULL DEFAULT false,
     created_at        timestamptz NOT NULL DEFAULT now(),
     updated_at        timestamptz NOT NULL DEFAULT now(),
     published_version bigint,

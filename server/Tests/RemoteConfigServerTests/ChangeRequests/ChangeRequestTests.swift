@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
 
@@ -257,6 +258,36 @@ import Testing
             #expect(version["updateType"] as? String == "ROLLBACK")
             #expect(version["rollbackSource"] as? String == "1")
             #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
+        }
+    }
+
+    /// What a store sync will do: open a request through `ChangeRequestStore.create` as the server, approved at
+    /// once, and publish it through the same path.
+    @Test func serverCodeOpensAndPublishesARequestThroughTheStore() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await Workflow.requireApproval(app, true, approvals: 2)
+            let store = ChangeRequestStore(database: app.database)
+            let server = AuditActor(keyId: nil, displayName: "store sync")
+            let template = #"{"parameters":{"current_version":{"defaultValue":{"value":"4.1.0"}}}}"#
+            let open = try await store.create(
+                "shop-app", ChangeRequestProposal(templateJSON: template, description: "App Store 4.1.0"),
+                actor: server)
+            #expect(open.state == .open)
+            let approved = try await store.create(
+                "shop-app",
+                ChangeRequestProposal(templateJSON: template, description: "App Store 4.1.0", autoApproved: true),
+                actor: server)
+            #expect(approved.state == .approved)
+            let read = try await Workflow.get(app, String(approved.id))
+            #expect(read.json["autoApproved"] as? Bool == true)
+            #expect((read.json["author"] as? [String: Any])?["key"] is NSNull)
+            let done = try await store.publish("shop-app", approved.id, force: false, actor: server)
+            #expect(done.version.versionNumber == 1)
+            #expect(done.version.updateOrigin == "CHANGE_REQUEST")
+            let event = try #require(try await Workflow.events(app).first)
+            #expect(event["action"] as? String == "changeRequest.publish")
+            #expect(event["actor"] as? String == "store sync")
         }
     }
 
