@@ -77,6 +77,7 @@ import Testing
                         (version["updateTime"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
                     let late = time.timeIntervalSince(try #require(dueTimes[project]))
                     #expect(late >= -0.01 && late < 1, "\(project) published \(late) s after its time")
+                    print("\(project): scheduled publish \(Int(late * 1000)) ms after it was due")
                     let log = try await one.call(.get, "/v1/projects/\(project)/auditLog")
                     let publishes = (log.json["events"] as? [[String: Any]] ?? []).filter {
                         $0["action"] as? String == "changeRequest.publish"
