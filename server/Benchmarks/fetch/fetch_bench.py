@@ -10,6 +10,9 @@ nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) me
   fetch 304    the same with each context's ETag in If-None-Match
   fetch new    the fetch 200 bodies, each with a new random appInstanceId: callers never seen before, whose
                answer no body-keyed memory can serve (the cost of a first fetch)
+  ofrep 200    POST /ofrep/v1/evaluate/flags (OpenFeature bulk evaluation) with the same 200 contexts
+               (`targetingKey` for `appInstanceId`), the client key as a bearer token
+  ofrep 304    the same with each context's ETag in If-None-Match
   nginx 200    GET of the 200 answer files
   nginx 304    the same with nginx's ETags
   healthz      GET /healthz: the floor of our HTTP stack
@@ -325,7 +328,9 @@ def main() -> None:
         assert status == 200, (status, body)
 
         fetch_path = "/v1/projects/bench/remoteConfig:fetch"
-        fetch_200, fetch_304, nginx_200, nginx_304 = [], [], [], []
+        ofrep_path = "/ofrep/v1/evaluate/flags"
+        fetch_200, fetch_304, nginx_200, nginx_304, ofrep_200, ofrep_304 = [], [], [], [], [], []
+        ofrep_sizes = []
         states = {}
         for index, context in enumerate(contexts(rng, args.contexts)):
             body_text = json.dumps(context, separators=(",", ":"))
@@ -336,12 +341,25 @@ def main() -> None:
             etag = response_headers["ETag"]
             fetch_200.append(("POST", fetch_path, headers, body_text))
             fetch_304.append(("POST", fetch_path, dict(headers, **{"If-None-Match": etag}), body_text))
+            # The same caller through OpenFeature: targetingKey is the instance id, the rest as it is.
+            ofrep_context = {"targetingKey": context["appInstanceId"],
+                             **{k: v for k, v in context.items() if k != "appInstanceId"}}
+            ofrep_body = json.dumps({"context": ofrep_context}, separators=(",", ":"))
+            ofrep_headers = {"Authorization": f"Bearer {client_key}", "Content-Type": "application/json"}
+            status, response_headers, ofrep_answer = call("POST", base + ofrep_path, {"context": ofrep_context},
+                                                          ofrep_headers)
+            assert status == 200, (status, ofrep_answer)
+            ofrep_200.append(("POST", ofrep_path, ofrep_headers, ofrep_body))
+            ofrep_304.append(("POST", ofrep_path, dict(ofrep_headers, **{"If-None-Match": response_headers["ETag"]}),
+                              ofrep_body))
+            ofrep_sizes.append(len(ofrep_answer))
             with open(os.path.join(root, f"{index}.json"), "wb") as file:
                 file.write(answer)
             os.chmod(os.path.join(root, f"{index}.json"), 0o644)
         log(f"{args.contexts} contexts, answers by state: {states}; "
             f"answer size {min(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))}–"
-            f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))} bytes")
+            f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))} bytes; "
+            f"OFREP bulk answer {min(ofrep_sizes)}–{max(ofrep_sizes)} bytes")
 
         nginx, nginx_port = start_nginx(root, work)
         measured = {"ours": [server.pid], "nginx": [nginx.pid] + children(nginx.pid)}
@@ -352,19 +370,22 @@ def main() -> None:
 
         scripts = {}
         for name, requests in [("fetch 200", fetch_200), ("fetch 304", fetch_304), ("nginx 200", nginx_200),
-                               ("nginx 304", nginx_304), ("healthz", [("GET", "/healthz", {}, None)])]:
+                               ("nginx 304", nginx_304), ("ofrep 200", ofrep_200), ("ofrep 304", ofrep_304),
+                               ("healthz", [("GET", "/healthz", {}, None)])]:
             scripts[name] = os.path.join(work, name.replace(" ", "_") + ".lua")
             write_wrk_script(scripts[name], requests)
         scripts["fetch new"] = os.path.join(work, "fetch_new.lua")
         write_fresh_script(scripts["fetch new"], fetch_200)
-        targets = {"fetch 200": base, "fetch 304": base, "fetch new": base, "healthz": base,
+        targets = {"fetch 200": base, "fetch 304": base, "fetch new": base, "healthz": base, "ofrep 200": base,
+                   "ofrep 304": base,
                    "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}"}
 
         # Warm both up (JIT-free, but caches, connection pools and the allocator settle).
         run_wrk(base, scripts["fetch 200"], 2, args.connections, args.threads)
         run_wrk(targets["nginx 200"], scripts["nginx 200"], 2, args.connections, args.threads)
 
-        order = ["fetch 200", "nginx 200", "fetch 304", "nginx 304", "fetch new", "healthz"]
+        order = ["fetch 200", "ofrep 200", "nginx 200", "fetch 304", "ofrep 304", "nginx 304", "fetch new",
+                 "healthz"]
         if args.only:
             order = [name.strip() for name in args.only.split(",")]
             log(f"server PID {server.pid}; running only {order}")
@@ -422,10 +443,13 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         "CPU per request: fetch 304 / fetch 200": cpu["fetch 304"] / cpu["fetch 200"],
         "CPU per request: fetch 200 / nginx 200": cpu["fetch 200"] / cpu["nginx 200"],
         "CPU per request: fetch 304 / nginx 304": cpu["fetch 304"] / cpu["nginx 304"],
+        "ofrep 200 / fetch 200 (req/s)": best["ofrep 200"]["rps"] / best["fetch 200"]["rps"],
+        "CPU per request: ofrep 200 / fetch 200 (<= 1.1)": cpu["ofrep 200"] / cpu["fetch 200"],
+        "CPU per request: ofrep 304 / fetch 304 (<= 1.1)": cpu["ofrep 304"] / cpu["fetch 304"],
     }
     print()
     for name, value in ratios.items():
-        print(f"{name:42} {value:6.2f}")
+        print(f"{name:48} {value:6.2f}")
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"results": results, "ratios": ratios}, file, indent=2)
