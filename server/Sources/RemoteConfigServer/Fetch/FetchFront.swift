@@ -202,6 +202,9 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Bodies longer than this are written from their own buffers rather than copied after the head.
+    static let gatherThreshold = 4096
+
     private func finish(
         _ head: FetchRequestHead, route: ClientRoute, start: ContinuousClock.Instant, reply: FetchReply,
         context: ChannelHandlerContext
@@ -231,8 +234,10 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         let body = reply.status == .notModified ? nil : reply.body
         let tail = reply.status == .notModified ? nil : reply.bodyTail
         let length = (body?.readableBytes ?? 0) + (tail?.readableBytes ?? 0)
-        // One buffer, one write: head, request id and body together.
-        var out = context.channel.allocator.buffer(capacity: 384 + length)
+        // One write: head, request id and body together. A large remembered body is not copied into the
+        // head's buffer but handed to the same flush, which sends all the buffers with one `writev`.
+        let gather = length > Self.gatherThreshold
+        var out = context.channel.allocator.buffer(capacity: 384 + (gather ? 0 : length))
         if let rendered = reply.renderedHead {
             out.writeImmutableBuffer(rendered)
         } else {
@@ -253,8 +258,14 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         out.writeString("X-Request-Id: ")
         out.writeString(requestID)
         out.writeString(close ? "\r\nConnection: close\r\n\r\n" : "\r\n\r\n")
-        if let body { out.writeImmutableBuffer(body) }
-        if let tail { out.writeImmutableBuffer(tail) }
+        if gather {
+            context.write(wrapOutboundOut(out), promise: nil)
+            if let body { context.write(wrapOutboundOut(body), promise: nil) }
+            out = tail ?? ByteBuffer()
+        } else {
+            if let body { out.writeImmutableBuffer(body) }
+            if let tail { out.writeImmutableBuffer(tail) }
+        }
         if close {
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }

@@ -6,7 +6,8 @@ import RemoteConfigCore
 
 /// The OFREP evaluations of one published template, remembered like fetch answers (`AnswerMemo`): per
 /// caller signature, the bulk body with every flag item in place, its ETag, and where each item lies in it,
-/// so that a single-flag evaluation is a slice of the same bytes and can never disagree with the bulk one.
+/// so that a single-flag evaluation is a slice of the same bytes (plus the template version, which a bulk
+/// answer carries once) and can never disagree with the bulk one.
 final class OFREPAnswers: Sendable {
     /// One signature's evaluation, ready to write.
     struct Answer: Sendable {
@@ -16,18 +17,23 @@ final class OFREPAnswers: Sendable {
         /// not from the template version, so it stays the same across publishes that change nothing for
         /// this caller (as a fetch's ETag does).
         let etag: String
-        /// Each parameter's item in `bulkHead` (reader offset and length), in serving order.
+        /// Each parameter's item in `bulkHead` (reader offset and length), in serving order, without its
+        /// closing `}}`: a single-flag answer adds `singleTail`.
         let items: [(offset: Int, length: Int)]
+        /// The end of a single-flag answer: the template version in the flag's metadata (a bulk answer has it
+        /// once, in its own metadata), and the closing braces.
+        let singleTail: ByteBuffer
         /// The headers of a bulk 200 and 304, as fields and rendered once (without `Content-Length`).
         let okFields: HTTPFields
         let notModifiedFields: HTTPFields
         let okHead: ByteBuffer
         let notModifiedHead: ByteBuffer
 
-        init(bulkHead: ByteBuffer, etag: String, items: [(offset: Int, length: Int)]) {
+        init(bulkHead: ByteBuffer, etag: String, items: [(offset: Int, length: Int)], singleTail: ByteBuffer) {
             self.bulkHead = bulkHead
             self.etag = etag
             self.items = items
+            self.singleTail = singleTail
             notModifiedFields = [.eTag: etag, .cacheControl: "private, no-cache"]
             var ok = notModifiedFields
             ok[.contentType] = "application/json; charset=utf-8"
@@ -42,7 +48,8 @@ final class OFREPAnswers: Sendable {
             return head
         }
 
-        /// The single-flag answer of the parameter at `position`: its item, shared with the bulk bytes.
+        /// The start of the single-flag answer of the parameter at `position` (to be followed by
+        /// `singleTail`): its bulk item, shared with the bulk bytes.
         func item(_ position: Int) -> ByteBuffer {
             let place = items[position]
             return bulkHead.getSlice(at: place.offset, length: place.length) ?? ByteBuffer()
@@ -148,12 +155,11 @@ final class OFREPAnswers: Sendable {
             JSONWriter.writeString(item.outcome.condition ?? "default", into: &bytes)
             bytes += #","metadata":{"valueType":"#.utf8
             JSONWriter.writeString(item.type.rawValue, into: &bytes)
-            // What the caller receives, without the version: the ETag's input.
+            // What the caller receives: the ETag's input.
             hasher.update(data: Array(bytes[start...]))
             hasher.update(data: [UInt8(0)])
-            bytes += versionTail
-            bytes += "}}".utf8
             places.append((start, bytes.count - start))
+            bytes += "}}".utf8
         }
         bytes += #"],"metadata":{"#.utf8
         if !versionTail.isEmpty { bytes += versionTail.dropFirst() }
@@ -164,7 +170,9 @@ final class OFREPAnswers: Sendable {
             etag += String(byte & 0x0F, radix: 16)
         }
         etag += "\""
-        return Answer(bulkHead: ByteBuffer(bytes: bytes), etag: etag, items: places)
+        return Answer(
+            bulkHead: ByteBuffer(bytes: bytes), etag: etag, items: places,
+            singleTail: ByteBuffer(bytes: versionTail + Array("}}".utf8)))
     }
 
     /// A served value as OFREP types it: BOOLEAN a JSON boolean, NUMBER a JSON number, JSON the value

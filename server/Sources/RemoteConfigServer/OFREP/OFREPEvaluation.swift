@@ -50,7 +50,8 @@ struct OFREPEvaluation: Sendable {
         if case .ofrepFlag(let key) = call.route {
             guard let position = answers.position(of: key) else { return reply(.flagNotFound(String(key))) }
             return FetchReply(
-                status: .ok, fields: Self.itemFields, body: answer.item(position), renderedFields: Self.itemHead)
+                status: .ok, fields: Self.itemFields, body: answer.item(position), bodyTail: answer.singleTail,
+                renderedFields: Self.itemHead)
         }
         if let ifNoneMatch = call.ifNoneMatch, FetchAnswers.matches(ifNoneMatch, answer.etag) {
             return FetchReply(

@@ -185,10 +185,14 @@ import Testing
             #expect(
                 streams.first?["url"] as? String
                     == "https://config.example.com/v1/projects/shop-app/remoteConfig:stream?format=ofrep&key=\(key)")
-            // Each item of the bulk answer is the single-flag answer, byte for byte.
+            // Each item of the bulk answer is the single-flag answer, byte for byte, but for the template
+            // version, which the bulk answer has once.
             let single = try await Self.evaluate(
                 app, "\(Self.flagsPath)/require_force_update", key: key, context: context)
-            #expect(bulk.text.contains(single.text), "\(single.text) in \(bulk.text)")
+            let version = #","templateVersion":"1"}}"#
+            #expect(single.text.hasSuffix(version), "\(single.text)")
+            #expect(bulk.text.contains(single.text.dropLast(version.count) + "}}"), "\(single.text) in \(bulk.text)")
+            #expect(!bulk.text.contains(version))
 
             let etag = try #require(bulk.headers[.eTag])
             var again = headers
@@ -262,6 +266,30 @@ import Testing
                 .get, ClientCalls.streamPath + "?format=grpc", token: nil, headers: [.init("X-API-Key")!: key])
             #expect(bogus.status == 400)
             #expect(bogus.errorFields == ["format"])
+        }
+    }
+
+    /// Answers longer than the front's gather threshold are written from their own buffers: they arrive
+    /// whole, twice in a row on one connection, through fetch and OFREP alike.
+    @Test func largeAnswersArriveWhole() async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            var parameters: [String: Any] = [:]
+            for index in 0..<100 {
+                parameters["parameter_\(index)"] = [
+                    "defaultValue": ["value": String(repeating: "x", count: 60)], "valueType": "STRING",
+                ]
+            }
+            #expect(try await app.publish("shop-app", ["parameters": parameters]).status == 200)
+            let key = try await app.createKey(role: "client", project: "shop-app").secret
+            for _ in 0..<2 {
+                let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": "i"])
+                #expect(bulk.body.count > 4096)
+                #expect((bulk.json["flags"] as? [Any])?.count == 100, "\(bulk.text.suffix(200))")
+                let fetch = try await ClientCalls.fetch(app, key: key, ["appInstanceId": "i"])
+                #expect(fetch.body.count > 4096)
+                #expect((fetch.json["entries"] as? [String: Any])?.count == 100)
+            }
         }
     }
 }
