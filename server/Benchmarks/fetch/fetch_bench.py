@@ -13,6 +13,7 @@ nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) me
   ofrep 200    POST /ofrep/v1/evaluate/flags (OpenFeature bulk evaluation) with the same 200 contexts
                (`targetingKey` for `appInstanceId`), the client key as a bearer token
   ofrep 304    the same with each context's ETag in If-None-Match
+  nginx ofrep  GET of files holding those OFREP answers: the floor for bytes three times the size of a fetch's
   nginx 200    GET of the 200 answer files
   nginx 304    the same with nginx's ETags
   healthz      GET /healthz: the floor of our HTTP stack
@@ -353,12 +354,15 @@ def main() -> None:
             ofrep_304.append(("POST", ofrep_path, dict(ofrep_headers, **{"If-None-Match": response_headers["ETag"]}),
                               ofrep_body))
             ofrep_sizes.append(len(ofrep_answer))
+            with open(os.path.join(root, f"ofrep-{index}.json"), "wb") as file:
+                file.write(ofrep_answer)
+            os.chmod(os.path.join(root, f"ofrep-{index}.json"), 0o644)
             with open(os.path.join(root, f"{index}.json"), "wb") as file:
                 file.write(answer)
             os.chmod(os.path.join(root, f"{index}.json"), 0o644)
         log(f"{args.contexts} contexts, answers by state: {states}; "
-            f"answer size {min(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))}–"
-            f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))} bytes; "
+            f"answer size {min(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f[0].isdigit())}–"
+            f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f[0].isdigit())} bytes; "
             f"OFREP bulk answer {min(ofrep_sizes)}–{max(ofrep_sizes)} bytes")
 
         nginx, nginx_port = start_nginx(root, work)
@@ -367,25 +371,27 @@ def main() -> None:
             _, response_headers, _ = call("GET", f"http://{HOST}:{nginx_port}/{index}.json")
             nginx_200.append(("GET", f"/{index}.json", {}, None))
             nginx_304.append(("GET", f"/{index}.json", {"If-None-Match": response_headers["ETag"]}, None))
+        nginx_ofrep = [("GET", f"/ofrep-{index}.json", {}, None) for index in range(args.contexts)]
 
         scripts = {}
         for name, requests in [("fetch 200", fetch_200), ("fetch 304", fetch_304), ("nginx 200", nginx_200),
                                ("nginx 304", nginx_304), ("ofrep 200", ofrep_200), ("ofrep 304", ofrep_304),
+                               ("nginx ofrep", nginx_ofrep),
                                ("healthz", [("GET", "/healthz", {}, None)])]:
             scripts[name] = os.path.join(work, name.replace(" ", "_") + ".lua")
             write_wrk_script(scripts[name], requests)
         scripts["fetch new"] = os.path.join(work, "fetch_new.lua")
         write_fresh_script(scripts["fetch new"], fetch_200)
         targets = {"fetch 200": base, "fetch 304": base, "fetch new": base, "healthz": base, "ofrep 200": base,
-                   "ofrep 304": base,
+                   "ofrep 304": base, "nginx ofrep": f"http://{HOST}:{nginx_port}",
                    "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}"}
 
         # Warm both up (JIT-free, but caches, connection pools and the allocator settle).
         run_wrk(base, scripts["fetch 200"], 2, args.connections, args.threads)
         run_wrk(targets["nginx 200"], scripts["nginx 200"], 2, args.connections, args.threads)
 
-        order = ["fetch 200", "ofrep 200", "nginx 200", "fetch 304", "ofrep 304", "nginx 304", "fetch new",
-                 "healthz"]
+        order = ["fetch 200", "ofrep 200", "nginx 200", "nginx ofrep", "fetch 304", "ofrep 304", "nginx 304",
+                 "fetch new", "healthz"]
         if args.only:
             order = [name.strip() for name in args.only.split(",")]
             log(f"server PID {server.pid}; running only {order}")
@@ -397,7 +403,7 @@ def main() -> None:
                 results[name].append(result)
                 bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
                     if result["errors"] or result["non2xx3xx"] else ""
-                log(f"pass {number} {name:9}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
+                log(f"pass {number} {name:11}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
                     f"p99 {result['p99_ms']:6.2f} ms  CPU {result['cpu_us']:5.1f} µs/req{bad}")
         if args.only:
             return
@@ -432,7 +438,7 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
     print(f"{'':10} {'req/s (each pass)':>28} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs/req':>11}")
     for name, runs in results.items():
         rates = " / ".join(f"{r['rps']:.0f}" for r in runs)
-        print(f"{name:10} {rates:>28} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
+        print(f"{name:11} {rates:>27} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
     ratios = {
         "fetch 200 / nginx 200 (target >= 0.45)": best["fetch 200"]["rps"] / best["nginx 200"]["rps"],
         "fetch 304 / nginx 304 (target >= 0.6)": best["fetch 304"]["rps"] / best["nginx 304"]["rps"],
@@ -446,6 +452,8 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         "ofrep 200 / fetch 200 (req/s)": best["ofrep 200"]["rps"] / best["fetch 200"]["rps"],
         "CPU per request: ofrep 200 / fetch 200 (<= 1.1)": cpu["ofrep 200"] / cpu["fetch 200"],
         "CPU per request: ofrep 304 / fetch 304 (<= 1.1)": cpu["ofrep 304"] / cpu["fetch 304"],
+        "CPU per request: nginx ofrep / nginx 200": cpu["nginx ofrep"] / cpu["nginx 200"],
+        "CPU per request: ofrep 200 / nginx ofrep": cpu["ofrep 200"] / cpu["nginx ofrep"],
     }
     print()
     for name, value in ratios.items():

@@ -9,8 +9,9 @@ import RemoteConfigCore
 /// so that a single-flag evaluation is a slice of the same bytes (plus the template version, which a bulk
 /// answer carries once) and can never disagree with the bulk one.
 final class OFREPAnswers: Sendable {
-    /// One signature's evaluation, ready to write.
-    struct Answer: Sendable {
+    /// One signature's evaluation, ready to write; a class, so that handing it on per request costs one
+    /// reference count rather than one per buffer.
+    final class Answer: Sendable {
         /// `{"flags":[…],"metadata":{…}` without the closing brace: a bulk answer adds its `eventStreams`.
         let bulkHead: ByteBuffer
         /// Quoted, strong; from what the caller receives (each flag's key, value, reason, variant and type),
