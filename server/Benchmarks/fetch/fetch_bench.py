@@ -10,6 +10,10 @@ nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) me
   fetch 304    the same with each context's ETag in If-None-Match
   fetch new    the fetch 200 bodies, each with a new random appInstanceId: callers never seen before, whose
                answer no body-keyed memory can serve (the cost of a first fetch)
+  ofrep 200    POST /ofrep/v1/evaluate/flags (OpenFeature bulk evaluation) with the same 200 contexts
+               (`targetingKey` for `appInstanceId`), the client key as a bearer token
+  ofrep 304    the same with each context's ETag in If-None-Match
+  nginx ofrep  GET of files holding those OFREP answers: the floor for bytes three times the size of a fetch's
   nginx 200    GET of the 200 answer files
   nginx 304    the same with nginx's ETags
   healthz      GET /healthz: the floor of our HTTP stack
@@ -325,7 +329,9 @@ def main() -> None:
         assert status == 200, (status, body)
 
         fetch_path = "/v1/projects/bench/remoteConfig:fetch"
-        fetch_200, fetch_304, nginx_200, nginx_304 = [], [], [], []
+        ofrep_path = "/ofrep/v1/evaluate/flags"
+        fetch_200, fetch_304, nginx_200, nginx_304, ofrep_200, ofrep_304 = [], [], [], [], [], []
+        ofrep_sizes = []
         states = {}
         for index, context in enumerate(contexts(rng, args.contexts)):
             body_text = json.dumps(context, separators=(",", ":"))
@@ -336,12 +342,28 @@ def main() -> None:
             etag = response_headers["ETag"]
             fetch_200.append(("POST", fetch_path, headers, body_text))
             fetch_304.append(("POST", fetch_path, dict(headers, **{"If-None-Match": etag}), body_text))
+            # The same caller through OpenFeature: targetingKey is the instance id, the rest as it is.
+            ofrep_context = {"targetingKey": context["appInstanceId"],
+                             **{k: v for k, v in context.items() if k != "appInstanceId"}}
+            ofrep_body = json.dumps({"context": ofrep_context}, separators=(",", ":"))
+            ofrep_headers = {"Authorization": f"Bearer {client_key}", "Content-Type": "application/json"}
+            status, response_headers, ofrep_answer = call("POST", base + ofrep_path, {"context": ofrep_context},
+                                                          ofrep_headers)
+            assert status == 200, (status, ofrep_answer)
+            ofrep_200.append(("POST", ofrep_path, ofrep_headers, ofrep_body))
+            ofrep_304.append(("POST", ofrep_path, dict(ofrep_headers, **{"If-None-Match": response_headers["ETag"]}),
+                              ofrep_body))
+            ofrep_sizes.append(len(ofrep_answer))
+            with open(os.path.join(root, f"ofrep-{index}.json"), "wb") as file:
+                file.write(ofrep_answer)
+            os.chmod(os.path.join(root, f"ofrep-{index}.json"), 0o644)
             with open(os.path.join(root, f"{index}.json"), "wb") as file:
                 file.write(answer)
             os.chmod(os.path.join(root, f"{index}.json"), 0o644)
         log(f"{args.contexts} contexts, answers by state: {states}; "
-            f"answer size {min(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))}–"
-            f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root))} bytes")
+            f"answer size {min(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f[0].isdigit())}–"
+            f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f[0].isdigit())} bytes; "
+            f"OFREP bulk answer {min(ofrep_sizes)}–{max(ofrep_sizes)} bytes")
 
         nginx, nginx_port = start_nginx(root, work)
         measured = {"ours": [server.pid], "nginx": [nginx.pid] + children(nginx.pid)}
@@ -349,22 +371,27 @@ def main() -> None:
             _, response_headers, _ = call("GET", f"http://{HOST}:{nginx_port}/{index}.json")
             nginx_200.append(("GET", f"/{index}.json", {}, None))
             nginx_304.append(("GET", f"/{index}.json", {"If-None-Match": response_headers["ETag"]}, None))
+        nginx_ofrep = [("GET", f"/ofrep-{index}.json", {}, None) for index in range(args.contexts)]
 
         scripts = {}
         for name, requests in [("fetch 200", fetch_200), ("fetch 304", fetch_304), ("nginx 200", nginx_200),
-                               ("nginx 304", nginx_304), ("healthz", [("GET", "/healthz", {}, None)])]:
+                               ("nginx 304", nginx_304), ("ofrep 200", ofrep_200), ("ofrep 304", ofrep_304),
+                               ("nginx ofrep", nginx_ofrep),
+                               ("healthz", [("GET", "/healthz", {}, None)])]:
             scripts[name] = os.path.join(work, name.replace(" ", "_") + ".lua")
             write_wrk_script(scripts[name], requests)
         scripts["fetch new"] = os.path.join(work, "fetch_new.lua")
         write_fresh_script(scripts["fetch new"], fetch_200)
-        targets = {"fetch 200": base, "fetch 304": base, "fetch new": base, "healthz": base,
+        targets = {"fetch 200": base, "fetch 304": base, "fetch new": base, "healthz": base, "ofrep 200": base,
+                   "ofrep 304": base, "nginx ofrep": f"http://{HOST}:{nginx_port}",
                    "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}"}
 
         # Warm both up (JIT-free, but caches, connection pools and the allocator settle).
         run_wrk(base, scripts["fetch 200"], 2, args.connections, args.threads)
         run_wrk(targets["nginx 200"], scripts["nginx 200"], 2, args.connections, args.threads)
 
-        order = ["fetch 200", "nginx 200", "fetch 304", "nginx 304", "fetch new", "healthz"]
+        order = ["fetch 200", "ofrep 200", "nginx 200", "nginx ofrep", "fetch 304", "ofrep 304", "nginx 304",
+                 "fetch new", "healthz"]
         if args.only:
             order = [name.strip() for name in args.only.split(",")]
             log(f"server PID {server.pid}; running only {order}")
@@ -376,7 +403,7 @@ def main() -> None:
                 results[name].append(result)
                 bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
                     if result["errors"] or result["non2xx3xx"] else ""
-                log(f"pass {number} {name:9}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
+                log(f"pass {number} {name:11}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
                     f"p99 {result['p99_ms']:6.2f} ms  CPU {result['cpu_us']:5.1f} µs/req{bad}")
         if args.only:
             return
@@ -411,7 +438,7 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
     print(f"{'':10} {'req/s (each pass)':>28} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs/req':>11}")
     for name, runs in results.items():
         rates = " / ".join(f"{r['rps']:.0f}" for r in runs)
-        print(f"{name:10} {rates:>28} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
+        print(f"{name:11} {rates:>27} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
     ratios = {
         "fetch 200 / nginx 200 (target >= 0.45)": best["fetch 200"]["rps"] / best["nginx 200"]["rps"],
         "fetch 304 / nginx 304 (target >= 0.6)": best["fetch 304"]["rps"] / best["nginx 304"]["rps"],
@@ -422,10 +449,15 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         "CPU per request: fetch 304 / fetch 200": cpu["fetch 304"] / cpu["fetch 200"],
         "CPU per request: fetch 200 / nginx 200": cpu["fetch 200"] / cpu["nginx 200"],
         "CPU per request: fetch 304 / nginx 304": cpu["fetch 304"] / cpu["nginx 304"],
+        "ofrep 200 / fetch 200 (req/s)": best["ofrep 200"]["rps"] / best["fetch 200"]["rps"],
+        "CPU per request: ofrep 200 / fetch 200 (<= 1.1)": cpu["ofrep 200"] / cpu["fetch 200"],
+        "CPU per request: ofrep 304 / fetch 304 (<= 1.1)": cpu["ofrep 304"] / cpu["fetch 304"],
+        "CPU per request: nginx ofrep / nginx 200": cpu["nginx ofrep"] / cpu["nginx 200"],
+        "CPU per request: ofrep 200 / nginx ofrep": cpu["ofrep 200"] / cpu["nginx ofrep"],
     }
     print()
     for name, value in ratios.items():
-        print(f"{name:42} {value:6.2f}")
+        print(f"{name:48} {value:6.2f}")
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"results": results, "ratios": ratios}, file, indent=2)

@@ -122,6 +122,9 @@ public struct CompiledTemplate: Sendable {
         return copy
     }
 
+    /// Every served parameter key, in serving order (top-level, then groups).
+    public var parameterKeys: [String] { keys }
+
     /// The template's version number, if it has been published.
     public var versionNumber: String? { template.version?.versionNumber }
 

@@ -35,6 +35,13 @@ extension CompiledTemplate {
     /// What `context` gets from this template, and why.
     public func explain(_ context: FetchContext) -> Explanation {
         let signature = signature(for: context)
+        return Explanation(
+            result: resolve(signature), parameters: outcomes(signature), conditions: evaluateConditions(context))
+    }
+
+    /// Every parameter's outcome, in serving order, for callers with this signature: the same tables and
+    /// the same first-true-condition rule as `resolve(_:)`, with the deciding condition kept.
+    public func outcomes(_ signature: MatchSignature) -> [Explanation.Outcome] {
         var outcomes: [Explanation.Outcome] = []
         outcomes.reserveCapacity(slots.count)
         for (position, slot) in slots.enumerated() {
@@ -52,7 +59,6 @@ extension CompiledTemplate {
                     key: keys[position], value: value < 0 ? nil : values[Int(value)], source: source,
                     condition: decidedBy.map { conditions[Int($0)].name }))
         }
-        return Explanation(
-            result: resolve(signature), parameters: outcomes, conditions: evaluateConditions(context))
+        return outcomes
     }
 }

@@ -80,6 +80,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     // Client routes take their key as `?key=` too.
     let clientRoutes = routes.accepting(["key"])
     FetchController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
+    OFREPController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
     StreamController(
         published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams,
         metrics: environment.metrics

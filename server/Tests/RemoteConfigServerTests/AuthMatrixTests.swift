@@ -40,7 +40,8 @@ import Testing
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
         "GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics", "POST /v1/projects/{p}/remoteConfig:fetch",
-        "GET /v1/projects/{p}/remoteConfig:stream",
+        "GET /v1/projects/{p}/remoteConfig:stream", "POST /ofrep/v1/evaluate/flags",
+        "POST /ofrep/v1/evaluate/flags/{key}",
     ]
     static let roles = ["viewer", "editor", "admin"]
 
@@ -156,6 +157,43 @@ import Testing
                 let head = try await stream.head()
                 #expect(head.hasPrefix("HTTP/1.1 \(expected)"), "stream with \(caller): \(head.prefix(20))")
                 stream.close()
+            }
+        }
+    }
+
+    /// The OFREP routes with every kind of caller: a live client key opens them as a bearer token, in
+    /// `X-API-Key` or in `?key=`, and the project is the key's; every other key is refused, without a body.
+    @Test func everyOFREPRouteAnswers401And403AsItShould() async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let client = try await app.createKey(role: "client", project: "shop-app").secret
+            let revoked = try await app.createKey(role: "client", project: "shop-app")
+            try await app.call(.delete, "/v1/apiKeys/\(revoked.id)")
+            var callers: [(String, [String: String], String, Int)] = [
+                ("no key", [:], "", 401),
+                ("a wrong key", ["Authorization": "Bearer rc_client_wrongwrongwrongwrongwrongwron"], "", 401),
+                ("a revoked client key", ["Authorization": "Bearer \(revoked.secret)"], "", 401),
+                ("a malformed Authorization", ["Authorization": "Basic \(client)"], "", 401),
+                ("the admin token as a bearer", ["Authorization": "Bearer \(TestApp.adminToken)"], "", 403),
+                ("the admin token as a client key", ["X-API-Key": TestApp.adminToken], "", 403),
+                ("the client key as a bearer", ["Authorization": "Bearer \(client)"], "", 200),
+                ("the client key in X-API-Key", ["X-API-Key": client], "", 200),
+                ("the client key in ?key=", [:], "?key=\(client)", 200),
+            ]
+            for role in Self.roles {
+                let scoped = try await app.createKey(role: role, project: "shop-app").secret
+                callers.append(("a \(role)@shop-app key", ["Authorization": "Bearer \(scoped)"], "", 403))
+            }
+            for path in ["/ofrep/v1/evaluate/flags", "/ofrep/v1/evaluate/flags/current_version"] {
+                for (caller, headers, query, expected) in callers {
+                    var fields = HTTPFields()
+                    for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+                    let reply = try await app.call(
+                        .post, path + query, token: nil, json: ["context": ["targetingKey": "matrix"]], headers: fields)
+                    #expect(reply.status == expected, "\(path) with \(caller): \(reply.text)")
+                    if expected != 200 { #expect(reply.body.isEmpty, "\(path) with \(caller): no body") }
+                }
             }
         }
     }

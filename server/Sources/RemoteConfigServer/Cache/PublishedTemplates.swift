@@ -15,11 +15,14 @@ public final class PublishedTemplates: Sendable {
         public let compiled: CompiledTemplate?
         /// The fetch answers of `compiled`, remembered per caller signature.
         let answers: FetchAnswers?
+        /// The OpenFeature (OFREP) evaluations of `compiled`, remembered the same way.
+        let ofrep: OFREPAnswers
 
         init(version: Int64, compiled: CompiledTemplate?) {
             self.version = version
             self.compiled = compiled
             self.answers = compiled.map(FetchAnswers.init)
+            self.ofrep = compiled.map(OFREPAnswers.init) ?? .nothingPublished
         }
     }
 

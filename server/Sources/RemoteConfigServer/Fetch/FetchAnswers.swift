@@ -1,15 +1,12 @@
 import Crypto
 import Foundation
 import HTTPTypes
-import NIOConcurrencyHelpers
 import NIOCore
 import RemoteConfigCore
 
-/// The fetch answers of one published template, remembered by `MatchSignature`.
-///
-/// A fetch answer depends only on which of the template's conditions select the caller, so every caller
-/// with the same signature gets the same bytes and ETag: those are built (entries, JSON, SHA-256) once,
-/// and a fetch, whether answered 200 or 304, is an evaluation of the conditions and a lookup.
+/// The fetch answers of one published template, remembered by `MatchSignature` and by request body
+/// (`AnswerMemo`): entries, JSON and SHA-256 are built once per signature, and a fetch, whether answered 200
+/// or 304, is an evaluation of the conditions and a lookup.
 final class FetchAnswers: Sendable {
     /// One answer, ready to write.
     struct Answer: Sendable {
@@ -54,64 +51,34 @@ final class FetchAnswers: Sendable {
 
     /// The answer before anything is published.
     static let noTemplate = encode(.noTemplate)
-    /// At most this many signatures are remembered per template; a template whose callers differ more
-    /// than that starts again rather than growing without bound.
-    static let capacity = 10_000
+    /// At most this many signatures are remembered per template (see `AnswerMemo`).
+    static let capacity = AnswerMemo<Answer>.capacity
     /// Above this `evaluationCost`, evaluating a caller is kept off the event loops (see `HeavyWork`).
     static let heavyCost = 4_000
-
-    /// At most this many request bodies are remembered per template (see `rememberedAnswer(body:now:)`).
-    static let bodyCapacity = 4_096
+    /// At most this many request bodies are remembered per template.
+    static let bodyCapacity = AnswerMemo<Answer>.bodyCapacity
     /// Bodies longer than this are not remembered (the memory would outweigh the saving).
-    static let bodyLimit = 2_048
+    static let bodyLimit = AnswerMemo<Answer>.bodyLimit
 
     let compiled: CompiledTemplate
-    private let answers = NIOLockedValueBox<[MatchSignature: Answer]>([:])
-    /// Answers by the exact bytes of the request body, each valid until the template's next time boundary.
-    private let byBody = NIOLockedValueBox<[ByteBuffer: (answer: Answer, validUntil: Double)]>([:])
+    private let memo: AnswerMemo<Answer>
 
     init(_ compiled: CompiledTemplate) {
         self.compiled = compiled
+        self.memo = AnswerMemo(compiled) { signature in FetchAnswers.encode(compiled.resolve(signature)) }
     }
 
     /// Whether evaluating one caller may take long enough to stall other connections.
     var isHeavy: Bool { compiled.evaluationCost > Self.heavyCost }
 
     /// The answer for `context`.
-    func answer(for context: FetchContext) -> Answer {
-        let signature = compiled.signature(for: context)
-        if let answer = answers.withLockedValue({ $0[signature] }) { return answer }
-        let answer = Self.encode(compiled.resolve(signature))
-        answers.withLockedValue { answers in
-            if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
-            answers[signature] = answer
-        }
-        return answer
-    }
+    func answer(for context: FetchContext) -> Answer { memo.answer(for: context) }
 
-    /// The answer for a request body seen before, without parsing or evaluating it again: an app sends the
-    /// same bytes on every launch and foreground, and its 304s then cost a hash and a lookup. The body was
-    /// valid when remembered, and the answer depends on nothing else but the clock, which only `dateTime`
-    /// conditions read: an entry lasts until the template's next time boundary.
-    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? {
-        guard body.readableBytes <= Self.bodyLimit, let entry = byBody.withLockedValue({ $0[body] }) else {
-            return nil
-        }
-        return now.timeIntervalSince1970 < entry.validUntil ? entry.answer : nil
-    }
+    /// The answer for a request body seen before, without parsing or evaluating it again (see `AnswerMemo`).
+    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? { memo.rememberedAnswer(body: body, now: now) }
 
     /// Remembers `answer` for a valid request `body` evaluated at `now`.
-    func remember(body: ByteBuffer, answer: Answer, now: Date) {
-        guard body.readableBytes <= Self.bodyLimit else { return }
-        let validUntil =
-            compiled.inputs.timeBoundaries.first { $0 > now }?.timeIntervalSince1970 ?? .infinity
-        // A copy: the request's bytes are a slice of the connection's buffer, which must not be kept alive.
-        let key = ByteBuffer(bytes: body.readableBytesView)
-        byBody.withLockedValue { entries in
-            if entries.count >= Self.bodyCapacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = (answer, validUntil)
-        }
-    }
+    func remember(body: ByteBuffer, answer: Answer, now: Date) { memo.remember(body: body, answer: answer, now: now) }
 
     /// The body bytes and the ETag, which depends only on what this caller receives (state and entries).
     static func encode(_ result: FetchResult) -> Answer {

@@ -19,7 +19,7 @@ struct FetchController {
     @Sendable func fetch(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let call = FetchCall(
-            project: Substring(try context.parameters.require("p")),
+            route: .fetch(project: Substring(try context.parameters.require("p"))),
             apiKeyHeader: request.headers[ClientAuth.header], query: request.uri.query.map { Substring($0) },
             ifNoneMatch: request.headers[.ifNoneMatch], body: body)
         let reply = await endpoint.reply(call)

@@ -4,45 +4,118 @@ import NIOCore
 import RemoteConfigCore
 import RemoteConfigStore
 
-/// One `remoteConfig:fetch` request, as either way in (the event-loop fast path or the router) hands it over.
+/// Which client call: a fetch, or an OpenFeature (OFREP) evaluation of every flag or of one. All three are
+/// evaluated the same way, from the same remembered answers.
+enum ClientRoute: Sendable, Equatable {
+    case fetch(project: Substring)
+    /// `POST /ofrep/v1/evaluate/flags`.
+    case ofrepFlags
+    /// `POST /ofrep/v1/evaluate/flags/{key}`.
+    case ofrepFlag(key: Substring)
+
+    /// The route without its parameters, as metrics and the access log name it.
+    enum Kind: Int, CaseIterable, Sendable {
+        case fetch, ofrepFlags, ofrepFlag
+
+        /// The route as the router names it.
+        var path: String {
+            switch self {
+            case .fetch: "/v1/projects/{p}/remoteConfig:fetch"
+            case .ofrepFlags: "/ofrep/v1/evaluate/flags"
+            case .ofrepFlag: "/ofrep/v1/evaluate/flags/{key}"
+            }
+        }
+
+        /// The kind of the route called `path`, if it is a client call's.
+        init?(path: String) {
+            guard let kind = Self.allCases.first(where: { $0.path == path }) else { return nil }
+            self = kind
+        }
+
+        /// The query parameters the route takes.
+        var queryParameters: Set<String> {
+            switch self {
+            case .fetch, .ofrepFlag: ["key"]
+            // What a provider adds to a refetch that an OFREP stream event caused (see OFREP's ADR 0008).
+            case .ofrepFlags: ["key", "flagConfigEtag", "flagConfigLastModified"]
+            }
+        }
+    }
+
+    var kind: Kind {
+        switch self {
+        case .fetch: .fetch
+        case .ofrepFlags: .ofrepFlags
+        case .ofrepFlag: .ofrepFlag
+        }
+    }
+
+    /// The request path, for the access log.
+    var requestPath: String {
+        switch self {
+        case .fetch(let project): "/v1/projects/\(project)/remoteConfig:fetch"
+        case .ofrepFlags: "/ofrep/v1/evaluate/flags"
+        case .ofrepFlag(let key): "/ofrep/v1/evaluate/flags/\(key)"
+        }
+    }
+}
+
+/// One client call (fetch or OFREP), as either way in (the event-loop fast path or the router) hands it over.
 struct FetchCall: Sendable {
-    /// The `{p}` of the path.
-    var project: Substring
+    var route: ClientRoute
     /// `X-API-Key`.
     var apiKeyHeader: String?
+    /// `Authorization`: OFREP providers send the client key as a bearer token.
+    var authorization: String? = nil
     /// The query string (without `?`), which may carry `key=`.
     var query: Substring?
     var ifNoneMatch: String?
     var body: ByteBuffer
+    /// Where the caller reached this server, for the stream URL of an OFREP bulk answer.
+    var origin = RequestOrigin()
 }
 
-/// What to answer a fetch: status, headers and body (none for a 304).
+/// What to answer a client call: status, headers and body (none for a 304).
 struct FetchReply: Sendable {
     var status: HTTPResponse.Status
-    /// The headers of an error reply; an answer's come from `answer`.
-    var errorHeaders: HTTPFields = [:]
+    /// The headers, unless they are those of a remembered fetch answer (`answer`).
+    var fields: HTTPFields = [:]
     var body: ByteBuffer?
-    /// The answer, for a 200 or 304: its state (for `rc_fetches_total`) and its pre-rendered head.
+    /// More of the body after `body`: the front writes both parts into its one output buffer rather than
+    /// joining them first (an OFREP bulk answer's remembered flags, then this caller's stream URL).
+    var bodyTail: ByteBuffer? = nil
+    /// The fetch answer, for a 200 or 304: its state (for `rc_fetches_total`) and its pre-rendered head.
     var answer: FetchAnswers.Answer?
+    /// The status line and `fields` as they go on the wire, rendered once per remembered answer rather than
+    /// per request (without `Content-Length`).
+    var renderedFields: ByteBuffer?
 
     /// The response headers (without `Content-Length`).
-    var headers: HTTPFields { answer?.headers(notModified: status == .notModified) ?? errorHeaders }
+    var headers: HTTPFields { answer?.headers(notModified: status == .notModified) ?? fields }
 
-    /// The status line and headers as they go on the wire, when rendered in advance (an answer's).
+    /// The whole body, its parts joined.
+    var fullBody: ByteBuffer {
+        guard var joined = body else { return bodyTail ?? ByteBuffer() }
+        if let bodyTail { joined.writeImmutableBuffer(bodyTail) }
+        return joined
+    }
+
+    /// The status line and headers with `Content-Length`, when rendered in advance (a fetch answer's).
     var renderedHead: ByteBuffer? {
         guard let answer else { return nil }
         return status == .notModified ? answer.notModifiedHead : answer.okHead
     }
 }
 
-/// `remoteConfig:fetch`, the hot path: the client key from memory, the caller's answer from the
-/// template's remembered answers, no database. Most calls are answered without waiting
-/// (`immediateReply`); the rest (a key this server has not seen, a template at the limits) need `reply`.
+/// The client calls, the hot path: `remoteConfig:fetch` and the OFREP evaluations. The client key from
+/// memory, the caller's answer from the template's remembered answers, no database. Most calls are
+/// answered without waiting (`immediateReply`); the rest (a key this server has not seen, a template at the
+/// limits) need `reply`.
 final class FetchEndpoint: Sendable {
-    /// The route as metrics and the access log name it.
-    static let route = "/v1/projects/{p}/remoteConfig:fetch"
+    /// The fetch route as metrics and the access log name it.
+    static let route = ClientRoute.Kind.fetch.path
     /// The query parameters fetch takes.
-    static let queryParameters: Set<String> = ["key"]
+    static let queryParameters = ClientRoute.Kind.fetch.queryParameters
 
     let published: PublishedTemplates
     let clientKeys: ClientKeys
@@ -62,7 +135,8 @@ final class FetchEndpoint: Sendable {
     private enum Step {
         case done(FetchReply)
         case lookUpKey(secret: String)
-        case evaluateOffLoop(FetchAnswers, FetchContext, ByteBuffer)
+        /// Evaluating this caller may take a while: on the heavy-work threads.
+        case evaluateOffLoop(@Sendable () throws -> FetchReply)
     }
 
     /// The reply, when it can be given without waiting; nil when `reply(_:)` must be awaited. `keyMemo` is
@@ -81,24 +155,22 @@ final class FetchEndpoint: Sendable {
                 guard let key = try await clientKeys.lookup(secret: secret) else {
                     throw APIError.unauthenticated("the client key is not valid or was revoked")
                 }
-                step = try afterKey(key, call)
+                step = try afterKey(key, secret: secret, call)
             }
-            if case .evaluateOffLoop(let answers, let context, let body) = step {
-                let answer = try await HeavyWork.run { answers.answer(for: context) }
-                answers.remember(body: body, answer: answer, now: context.now)
-                step = .done(reply(answer, ifNoneMatch: call.ifNoneMatch))
+            if case .evaluateOffLoop(let work) = step {
+                step = .done(try await HeavyWork.run(work))
             }
         } catch let error as APIError {
-            step = .done(Self.reply(error))
+            step = .done(Self.reply(error, route: call.route))
         } catch is CancellationError {
             // The client left before its answer was ready: nothing to send; nginx's 499 for the log.
             step = .done(FetchReply(status: .init(code: 499, reasonPhrase: "Client Closed Request")))
         } catch let error as StoreError {
             // Mapped as every route maps it (503, or 504 for a slow call); no internal detail in the answer.
             if case .unavailable = error { metrics.databaseError() }
-            step = .done(Self.reply(APIError(error)))
+            step = .done(Self.reply(APIError(error), route: call.route))
         } catch {
-            step = .done(Self.reply(.unavailable("the server is shutting down; retry shortly")))
+            step = .done(Self.reply(.unavailable("the server is shutting down; retry shortly"), route: call.route))
         }
         guard case .done(let reply) = step else { preconditionFailure("every step ends in a reply") }
         return reply
@@ -106,28 +178,42 @@ final class FetchEndpoint: Sendable {
 
     private func firstStep(_ call: FetchCall, keyMemo: inout ClientKeys.Memo?) -> Step {
         do {
-            try QueryParameters.check(call.query, allowed: Self.queryParameters)
-            guard let secret = call.apiKeyHeader ?? QueryParameters.value(of: "key", in: call.query), !secret.isEmpty
-            else {
-                throw APIError.unauthenticated("missing client key: send X-API-Key or ?key=")
+            try QueryParameters.check(call.query, allowed: call.route.kind.queryParameters)
+            guard let secret = Self.secret(of: call), !secret.isEmpty else {
+                switch call.route {
+                case .fetch: throw APIError.unauthenticated("missing client key: send X-API-Key or ?key=")
+                case .ofrepFlags, .ofrepFlag:
+                    throw APIError.unauthenticated("missing client key: send Authorization: Bearer or X-API-Key")
+                }
             }
             switch clientKeys.cached(secret: secret, memo: &keyMemo) {
-            case .known(let key): return try afterKey(key, call)
+            case .known(let key): return try afterKey(key, secret: secret, call)
             case .unknown: throw APIError.unauthenticated("the client key is not valid or was revoked")
             case .notCached: return .lookUpKey(secret: secret)
             }
         } catch let error as APIError {
-            return .done(Self.reply(error))
+            return .done(Self.reply(error, route: call.route))
         } catch {
-            return .done(Self.reply(APIError(.internalServerError, "internal error")))
+            return .done(Self.reply(APIError(.internalServerError, "internal error"), route: call.route))
         }
     }
 
-    private func afterKey(_ key: ClientKeys.Key, _ call: FetchCall) throws -> Step {
+    /// The client key of a call: `X-API-Key`, an OFREP call's bearer token, or `?key=`.
+    private static func secret(of call: FetchCall) -> String? {
+        if let header = call.apiKeyHeader { return header }
+        if case .fetch = call.route {
+        } else if let authorization = call.authorization {
+            return OFREPEvaluation.bearerToken(authorization)
+        }
+        return QueryParameters.value(of: "key", in: call.query)
+    }
+
+    private func afterKey(_ key: ClientKeys.Key, secret: String, _ call: FetchCall) throws -> Step {
         guard key.role == .client else {
             throw APIError.permissionDenied("this route takes a client key; admin keys go in Authorization")
         }
-        guard let project = key.project, project.utf8.elementsEqual(call.project.utf8) else {
+        guard let project = key.project else { throw APIError.permissionDenied("this key belongs to no project") }
+        if case .fetch(let path) = call.route, !project.utf8.elementsEqual(path.utf8) {
             throw APIError.permissionDenied("the client key belongs to another project")
         }
         if let rateLimiter, let wait = rateLimiter.admit(key: key.id) {
@@ -136,6 +222,10 @@ final class FetchEndpoint: Sendable {
                 headers: [.retryAfter: String(wait)])
         }
         let now = Date()
+        guard case .fetch = call.route else {
+            let evaluation = OFREPEvaluation(call: call, project: project, secret: secret)
+            return ofrepStep(evaluation, answers: published.entry(project)?.ofrep ?? .nothingPublished, now: now)
+        }
         let answers = published.entry(project)?.answers
         if let remembered = answers?.rememberedAnswer(body: call.body, now: now) {
             return .done(reply(remembered, ifNoneMatch: call.ifNoneMatch))
@@ -146,10 +236,42 @@ final class FetchEndpoint: Sendable {
         guard let answers else {
             return .done(reply(FetchAnswers.noTemplate, ifNoneMatch: call.ifNoneMatch))
         }
-        if answers.isHeavy { return .evaluateOffLoop(answers, context, call.body) }
+        let body = call.body
+        let ifNoneMatch = call.ifNoneMatch
+        if answers.isHeavy {
+            return .evaluateOffLoop { [self] in
+                let answer = answers.answer(for: context)
+                answers.remember(body: body, answer: answer, now: now)
+                return reply(answer, ifNoneMatch: ifNoneMatch)
+            }
+        }
         let answer = answers.answer(for: context)
-        answers.remember(body: call.body, answer: answer, now: now)
-        return .done(reply(answer, ifNoneMatch: call.ifNoneMatch))
+        answers.remember(body: body, answer: answer, now: now)
+        return .done(reply(answer, ifNoneMatch: ifNoneMatch))
+    }
+
+    /// An OFREP evaluation from the remembered evaluations of the caller's template.
+    private func ofrepStep(_ evaluation: OFREPEvaluation, answers: OFREPAnswers, now: Date) -> Step {
+        if let remembered = answers.rememberedAnswer(body: evaluation.call.body, now: now) {
+            return .done(evaluation.reply(remembered, answers: answers))
+        }
+        let context: FetchContext
+        do {
+            context = try OFREPRequest.context(from: evaluation.call.body.readableBytesView, now: now)
+        } catch {
+            return .done(evaluation.reply(error))
+        }
+        let body = evaluation.call.body
+        if answers.isHeavy {
+            return .evaluateOffLoop {
+                let answer = answers.answer(for: context)
+                answers.remember(body: body, answer: answer, now: now)
+                return evaluation.reply(answer, answers: answers)
+            }
+        }
+        let answer = answers.answer(for: context)
+        answers.remember(body: body, answer: answer, now: now)
+        return .done(evaluation.reply(answer, answers: answers))
     }
 
     private func reply(_ answer: FetchAnswers.Answer, ifNoneMatch: String?) -> FetchReply {
@@ -161,10 +283,18 @@ final class FetchEndpoint: Sendable {
         return FetchReply(status: .ok, body: answer.body, answer: answer)
     }
 
+    /// An error in the API's shape, or for an OFREP call in OFREP's (see `OFREPEvaluation.reply(_:)`).
+    static func reply(_ error: APIError, route: ClientRoute) -> FetchReply {
+        switch route {
+        case .fetch: return reply(error)
+        case .ofrepFlags, .ofrepFlag: return OFREPEvaluation.reply(error, route: route)
+        }
+    }
+
     /// An error in the API's shape.
     static func reply(_ error: APIError) -> FetchReply {
         var headers = error.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return FetchReply(status: error.status, errorHeaders: headers, body: error.encodedBody())
+        return FetchReply(status: error.status, fields: headers, body: error.encodedBody())
     }
 }

@@ -2,7 +2,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 
-/// Answers `remoteConfig:fetch` straight from the connection's bytes, ahead of NIO's HTTP/1 pipeline,
+/// Answers `remoteConfig:fetch` and the OFREP evaluations straight from the connection's bytes, ahead of NIO's HTTP/1 pipeline,
 /// Hummingbird's request task, router and middleware: a fetch costs reading its head, an evaluation of the
 /// template's conditions and one write of remembered bytes.
 ///
@@ -167,11 +167,19 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func answer(_ head: FetchRequestHead, body: ByteBuffer, context: ChannelHandlerContext) {
         let start = ContinuousClock.now
+        let route: ClientRoute =
+            if !head.isOFREP {
+                .fetch(project: Substring(head.project))
+            } else if let key = head.flagKey {
+                .ofrepFlag(key: Substring(key))
+            } else {
+                .ofrepFlags
+            }
         let call = FetchCall(
-            project: Substring(head.project), apiKeyHeader: head.apiKey, query: head.query.map { Substring($0) },
-            ifNoneMatch: head.ifNoneMatch, body: body)
+            route: route, apiKeyHeader: head.apiKey, authorization: head.authorization,
+            query: head.query.map { Substring($0) }, ifNoneMatch: head.ifNoneMatch, body: body, origin: head.origin)
         if let reply = endpoint.immediateReply(call, keyMemo: &keyMemo) {
-            finish(head, start: start, reply: reply, context: context)
+            finish(head, route: route, start: start, reply: reply, context: context)
             return
         }
         mode = .answering
@@ -184,7 +192,7 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
                 let (handler, context) = bound.value
                 handler.answering = nil
                 handler.mode = .reading
-                handler.finish(head, start: start, reply: reply, context: context)
+                handler.finish(head, route: route, start: start, reply: reply, context: context)
                 handler.process(context: context)
                 // Bytes handed on here, outside a read, reach Hummingbird's request stream only with a
                 // read-complete after them (it delivers reads in batches): without it they would wait for
@@ -194,20 +202,26 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Bodies longer than this are written from their own buffers rather than copied after the head.
+    static let gatherThreshold = 4096
+
     private func finish(
-        _ head: FetchRequestHead, start: ContinuousClock.Instant, reply: FetchReply, context: ChannelHandlerContext
+        _ head: FetchRequestHead, route: ClientRoute, start: ContinuousClock.Instant, reply: FetchReply,
+        context: ChannelHandlerContext
     ) {
         let requestID = RequestID.make(incoming: head.requestID)
         let status = Int(reply.status.code)
         let duration = ContinuousClock.now - start
-        endpoint.metrics.request(route: FetchEndpoint.route, method: "POST", status: status, duration: duration)
+        if (100..<600).contains(status) {
+            endpoint.metrics.clientRequest(route.kind, status: status, duration: duration)
+        }
         if logger.logLevel <= .info {
             var logger = self.logger
             logger[metadataKey: "hb.request.id"] = .string(requestID)
             let milliseconds =
                 Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
             logger.info(
-                "POST /v1/projects/\(head.project)/remoteConfig:fetch \(status)",
+                "POST \(route.requestPath) \(status)",
                 metadata: ["duration_ms": "\(milliseconds)"])
         }
         deadlines.responseEnded(context.channel)
@@ -216,23 +230,42 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        let close = head.close || reply.errorHeaders[.connection] == "close"
+        let close = head.close || reply.fields[.connection] == "close"
         let body = reply.status == .notModified ? nil : reply.body
-        // One buffer, one write: head, request id and body together.
-        var out = context.channel.allocator.buffer(capacity: 384 + (body?.readableBytes ?? 0))
+        let tail = reply.status == .notModified ? nil : reply.bodyTail
+        let length = (body?.readableBytes ?? 0) + (tail?.readableBytes ?? 0)
+        // One write: head, request id and body together. A large remembered body is not copied into the
+        // head's buffer but handed to the same flush, which sends all the buffers with one `writev`.
+        let gather = length > Self.gatherThreshold
+        var out = context.channel.allocator.buffer(capacity: 384 + (gather ? 0 : length))
         if let rendered = reply.renderedHead {
             out.writeImmutableBuffer(rendered)
         } else {
-            out.writeString("HTTP/1.1 \(status) \(reply.status.reasonPhrase)\r\n")
-            for field in reply.headers where field.name != .connection {
-                out.writeString("\(field.name.rawName): \(field.value)\r\n")
+            if let rendered = reply.renderedFields {
+                out.writeImmutableBuffer(rendered)
+            } else {
+                out.writeString("HTTP/1.1 \(status) \(reply.status.reasonPhrase)\r\n")
+                for field in reply.headers where field.name != .connection {
+                    out.writeString("\(field.name.rawName): \(field.value)\r\n")
+                }
             }
-            if reply.status != .notModified { out.writeString("Content-Length: \(body?.readableBytes ?? 0)\r\n") }
+            if reply.status != .notModified {
+                out.writeStaticString("Content-Length: ")
+                out.writeString(String(length))
+                out.writeStaticString("\r\n")
+            }
         }
         out.writeString("X-Request-Id: ")
         out.writeString(requestID)
         out.writeString(close ? "\r\nConnection: close\r\n\r\n" : "\r\n\r\n")
-        if let body { out.writeImmutableBuffer(body) }
+        if gather {
+            context.write(wrapOutboundOut(out), promise: nil)
+            if let body { context.write(wrapOutboundOut(body), promise: nil) }
+            out = tail ?? ByteBuffer()
+        } else {
+            if let body { out.writeImmutableBuffer(body) }
+            if let tail { out.writeImmutableBuffer(tail) }
+        }
         if close {
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }

@@ -25,6 +25,24 @@ enum FetchRequest {
             throw APIError.invalidField("appInstanceId", reason: "REQUIRED", "appInstanceId is required")
         }
         context.appInstanceId = instance?.isEmpty == false ? instance : nil
+        try readAttributes(object, into: &context)
+        if let zone = try string(object, "timeZone", maxLength: 64), !TimeZones.isKnown(zone) {
+            throw APIError.invalidField("timeZone", reason: "INVALID_TIME_ZONE", "timeZone must be an IANA zone name")
+        }
+        _ = try string(object, "sdkVersion", maxLength: 128)
+        context.customSignals = try signals(object, "customSignals")
+        context.userProperties = try signals(object, "userProperties")
+        return context
+    }
+
+    /// The attributes that a fetch body and an OpenFeature context name alike and mean alike.
+    static let attributes: Set<String> = [
+        "appId", "platform", "appVersion", "appBuild", "countryCode", "languageCode", "firstOpenTime",
+    ]
+
+    /// Reads `attributes` from `object` into `context`, each checked as a fetch checks it (400 naming the
+    /// field).
+    static func readAttributes(_ object: JSONObject, into context: inout FetchContext) throws {
         context.appId = try string(object, "appId", maxLength: 256)
         if let platform = try string(object, "platform", maxLength: 16) {
             guard let value = Platform(caseInsensitive: platform) else {
@@ -53,10 +71,6 @@ enum FetchRequest {
             }
             context.languageCode = language
         }
-        if let zone = try string(object, "timeZone", maxLength: 64), !TimeZones.isKnown(zone) {
-            throw APIError.invalidField("timeZone", reason: "INVALID_TIME_ZONE", "timeZone must be an IANA zone name")
-        }
-        _ = try string(object, "sdkVersion", maxLength: 128)
         if let first = try string(object, "firstOpenTime", maxLength: 64) {
             guard let date = RFC3339.parse(first) else {
                 throw APIError.invalidField(
@@ -64,9 +78,31 @@ enum FetchRequest {
             }
             context.firstOpenTime = date
         }
-        context.customSignals = try signals(object, "customSignals")
-        context.userProperties = try signals(object, "userProperties")
-        return context
+    }
+
+    /// At most this many custom signals (or user properties) per caller.
+    static let signalLimit = 100
+
+    /// One custom signal as a fetch checks it: a name of at most 250 characters, a string of at most 500
+    /// characters or a finite number; `path` names it in the 400.
+    static func signal(named name: String, _ value: JSONValue, path: String) throws -> SignalValue {
+        guard name.count <= 250 else {
+            throw APIError.invalidField(path, reason: "TOO_LONG", "signal names have at most 250 characters")
+        }
+        switch value {
+        case .string(let text):
+            guard text.utf8.count <= 500 || text.count <= 500 else {
+                throw APIError.invalidField(path, reason: "TOO_LONG", "signal values have at most 500 characters")
+            }
+            return .string(text)
+        case .number:
+            guard let number = value.doubleValue, number.isFinite else {
+                throw APIError.invalidField(path, reason: "NOT_A_NUMBER", "\(path) is not a finite number")
+            }
+            return .number(number)
+        default:
+            throw APIError.invalidField(path, reason: "INVALID_SIGNAL", "\(path) must be a string or a number")
+        }
     }
 
     private static func string(_ object: JSONObject, _ field: String, maxLength: Int) throws -> String? {
@@ -103,30 +139,12 @@ enum FetchRequest {
         case nil, .null?:
             return [:]
         case .object(let members)?:
-            guard members.count <= 100 else {
-                throw APIError.invalidField(field, reason: "LIMIT_EXCEEDED", "at most 100 \(field)")
+            guard members.count <= signalLimit else {
+                throw APIError.invalidField(field, reason: "LIMIT_EXCEEDED", "at most \(signalLimit) \(field)")
             }
             var result: [String: SignalValue] = [:]
             for member in members {
-                let path = "\(field).\(member.key)"
-                guard member.key.count <= 250 else {
-                    throw APIError.invalidField(path, reason: "TOO_LONG", "signal names have at most 250 characters")
-                }
-                switch member.value {
-                case .string(let text):
-                    guard text.utf8.count <= 500 || text.count <= 500 else {
-                        throw APIError.invalidField(
-                            path, reason: "TOO_LONG", "signal values have at most 500 characters")
-                    }
-                    result[member.key] = .string(text)
-                case .number:
-                    guard let number = member.value.doubleValue, number.isFinite else {
-                        throw APIError.invalidField(path, reason: "NOT_A_NUMBER", "\(path) is not a finite number")
-                    }
-                    result[member.key] = .number(number)
-                default:
-                    throw APIError.invalidField(path, reason: "INVALID_SIGNAL", "\(path) must be a string or a number")
-                }
+                result[member.key] = try signal(named: member.key, member.value, path: "\(field).\(member.key)")
             }
             return result
         default:

@@ -1,5 +1,5 @@
-/// The head of a `POST /v1/projects/{p}/remoteConfig:fetch` request, read straight from the connection's
-/// bytes by `FetchFront`.
+/// The head of a client call, `POST /v1/projects/{p}/remoteConfig:fetch` or an OFREP evaluation
+/// (`POST /ofrep/v1/evaluate/flags[/{key}]`), read straight from the connection's bytes by `FetchFront`.
 ///
 /// Deliberately narrow: it accepts only the plain form SDKs send (HTTP/1.1, `Content-Length` or no body,
 /// well-formed header lines) and says `notFetch` for anything else, which then goes to NIO's full HTTP
@@ -7,8 +7,15 @@
 /// one; every ambiguity that request smuggling feeds on (`Transfer-Encoding`, a repeated
 /// `Content-Length`, folded lines, bare line feeds, control characters) is a `notFetch`.
 struct FetchRequestHead: Sendable, Equatable {
-    /// The `{p}` of the path.
+    /// The `{p}` of a fetch's path; empty for an OFREP call.
     var project: String
+    /// An OFREP call (`project` is then empty).
+    var isOFREP = false
+    /// The `{key}` of an OFREP single-flag call.
+    var flagKey: String?
+    /// `Authorization`, `Host`, `X-Forwarded-Host` and `X-Forwarded-Proto`, read for OFREP calls only.
+    var authorization: String?
+    var origin = RequestOrigin()
     /// The query string without `?`, if any.
     var query: String?
     var apiKey: String?
@@ -36,13 +43,15 @@ struct FetchRequestHead: Sendable, Equatable {
     static let maximumBodyLength = 1 << 20
 
     private static let prefix = Array("POST /v1/projects/".utf8)
+    private static let ofrepPrefix = Array("POST /ofrep/v1/evaluate/flags".utf8)
     private static let suffix = Array("/remoteConfig:fetch".utf8)
 
     /// Reads the head at the start of `bytes`.
     static func parse(_ bytes: some Collection<UInt8>) -> Parse {
         var reader = Reader(Array(bytes.prefix(maximumHeadLength + 1)))
         // Decide as early as possible that this is not a fetch: most such connections send `GET …`.
-        for (index, byte) in prefix.enumerated() {
+        let expected = reader.peek(6) == UInt8(ascii: "o") ? ofrepPrefix : prefix
+        for (index, byte) in expected.enumerated() {
             guard let actual = reader.peek(index) else { return .needMore }
             if actual != byte { return .notFetch }
         }
@@ -108,6 +117,9 @@ struct FetchRequestHead: Sendable, Equatable {
             case requestID = 8
             case connection = 16
             case host = 32
+            case authorization = 64
+            case forwardedHost = 128
+            case forwardedProto = 256
             case refused = 0
 
             struct Set {
@@ -145,9 +157,12 @@ struct FetchRequestHead: Sendable, Equatable {
                 case 10 where named("connection"): self = .connection
                 case 12 where named("x-request-id"): self = .requestID
                 case 13 where named("if-none-match"): self = .ifNoneMatch
+                case 13 where named("authorization"): self = .authorization
                 case 14 where named("content-length"): self = .contentLength
                 case 16 where named("content-encoding"): self = .refused
+                case 16 where named("x-forwarded-host"): self = .forwardedHost
                 case 17 where named("transfer-encoding"): self = .refused
+                case 17 where named("x-forwarded-proto"): self = .forwardedProto
                 default: return nil
                 }
             }
@@ -183,7 +198,13 @@ struct FetchRequestHead: Sendable, Equatable {
                         return false
                     }
                 }
-            case .host, .refused:
+            case .host where head.isOFREP: head.origin.host = String(decoding: value, as: UTF8.self)
+            case .authorization where head.isOFREP: head.authorization = String(decoding: value, as: UTF8.self)
+            case .forwardedHost where head.isOFREP:
+                head.origin.forwardedHost = String(decoding: value, as: UTF8.self)
+            case .forwardedProto where head.isOFREP:
+                head.origin.forwardedProto = String(decoding: value, as: UTF8.self)
+            case .host, .authorization, .forwardedHost, .forwardedProto, .refused:
                 break
             }
             return true
@@ -199,6 +220,7 @@ struct FetchRequestHead: Sendable, Equatable {
             else { return nil }
             let target = line[(space + 1)..<(line.endIndex - version.count)]
             guard !target.contains(0x20) else { return nil }
+            if target.starts(with: "/ofrep/".utf8) { return ofrepTarget(target) }
             guard target.starts(with: "/v1/projects/".utf8) else { return nil }
             let rest = target.dropFirst("/v1/projects/".utf8.count)
             let project = rest.prefix { $0 != UInt8(ascii: "/") }
@@ -215,6 +237,34 @@ struct FetchRequestHead: Sendable, Equatable {
             }
             return FetchRequestHead(
                 project: String(decoding: project, as: UTF8.self), query: query, apiKey: nil, ifNoneMatch: nil,
+                requestID: nil, contentLength: 0, close: false, headLength: 0)
+        }
+
+        /// `/ofrep/v1/evaluate/flags[/{key}][?query]`, with a key as parameter keys are (`A-Z a-z 0-9 _`, at
+        /// most 256) and a query of visible ASCII.
+        private static func ofrepTarget(_ target: ArraySlice<UInt8>) -> FetchRequestHead? {
+            let path = "/ofrep/v1/evaluate/flags".utf8
+            guard target.starts(with: path) else { return nil }
+            var rest = target.dropFirst(path.count)
+            var flagKey: String?
+            if rest.first == UInt8(ascii: "/") {
+                let key = rest.dropFirst().prefix { $0 != UInt8(ascii: "?") }
+                guard !key.isEmpty, key.count <= 256,
+                    key.allSatisfy({
+                        ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39)
+                            || $0 == 0x5F
+                    })
+                else { return nil }
+                flagKey = String(decoding: key, as: UTF8.self)
+                rest = rest.dropFirst(1 + key.count)
+            }
+            var query: String?
+            if let mark = rest.first {
+                guard mark == UInt8(ascii: "?"), rest.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+                query = String(decoding: rest.dropFirst(), as: UTF8.self)
+            }
+            return FetchRequestHead(
+                project: "", isOFREP: true, flagKey: flagKey, query: query, apiKey: nil, ifNoneMatch: nil,
                 requestID: nil, contentLength: 0, close: false, headLength: 0)
         }
 

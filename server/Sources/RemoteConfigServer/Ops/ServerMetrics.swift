@@ -66,8 +66,8 @@ public final class ServerMetrics: Sendable {
 
     /// One answered request: counted by route, method and status, timed by route.
     func request(route: String, method: String, status: Int, duration: Duration) {
-        if route == FetchEndpoint.route, method == "POST", (100..<600).contains(status) {
-            fetchRequest(status: status, duration: duration)
+        if method == "POST", (100..<600).contains(status), let client = ClientRoute.Kind(path: route) {
+            clientRequest(client, status: status, duration: duration)
             return
         }
         let series = RequestSeries(route: route, method: method, status: status)
@@ -89,24 +89,25 @@ public final class ServerMetrics: Sendable {
         histogram.record(duration)
     }
 
-    /// The fetch route's series by status, found by index rather than by hashing three labels: this runs
-    /// on every fetch.
-    private let fetchSeries = NIOLockedValueBox<(counters: [Counter?], latency: DurationHistogram?)>(
-        ([Counter?](repeating: nil, count: 600), nil))
+    /// The client routes' series by status (fetch and OFREP), found by index rather than by hashing three
+    /// labels: this runs on every fetch.
+    private let clientSeries = NIOLockedValueBox<[(counters: [Counter?], latency: DurationHistogram?)]>(
+        Array(repeating: ([Counter?](repeating: nil, count: 600), nil), count: ClientRoute.Kind.allCases.count))
 
-    private func fetchRequest(status: Int, duration: Duration) {
-        let route = FetchEndpoint.route
-        let (counter, histogram) = fetchSeries.withLockedValue { series in
-            if series.counters[status] == nil {
-                series.counters[status] = registry.makeCounter(
+    /// One answered client call (status 100 to 599).
+    func clientRequest(_ kind: ClientRoute.Kind, status: Int, duration: Duration) {
+        let route = kind.path
+        let (counter, histogram) = clientSeries.withLockedValue { all in
+            if all[kind.rawValue].counters[status] == nil {
+                all[kind.rawValue].counters[status] = registry.makeCounter(
                     descriptor: Self.requests,
                     labels: [("route", route), ("method", "POST"), ("status", String(status))])
             }
-            if series.latency == nil {
-                series.latency = registry.makeDurationHistogram(
+            if all[kind.rawValue].latency == nil {
+                all[kind.rawValue].latency = registry.makeDurationHistogram(
                     descriptor: Self.latency, labels: [("route", route)], buckets: latencyBuckets)
             }
-            return (series.counters[status]!, series.latency!)
+            return (all[kind.rawValue].counters[status]!, all[kind.rawValue].latency!)
         }
         counter.increment()
         histogram.record(duration)

@@ -18,13 +18,17 @@ struct StreamController {
     let retryMilliseconds = 2000
 
     func addRoutes(to routes: Routes) {
-        routes.get("/v1/projects/{p}/remoteConfig:stream", use: stream)
+        routes.get("/v1/projects/{p}/remoteConfig:stream", query: ["format"], use: stream)
         // A stream has no headers-only form: a generated HEAD would open a subscription that nobody reads.
         routes.refuse(.head, "/v1/projects/{p}/remoteConfig:stream")
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let project = try context.parameters.require("p")
+        guard let format = StreamFormat(query: request.uri.queryParameters.get("format").map { String($0) }) else {
+            throw APIError.invalidField(
+                "format", reason: "INVALID_FORMAT", "format must be ofrep, or absent for this API's own events")
+        }
         let key = try await ClientAuth.require(request, project: project, keys: clientKeys)
         let lastEventID = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         // Subscribe before reading the current version, so a publish in between is not missed.
@@ -52,7 +56,7 @@ struct StreamController {
                 var sent = lastEventID ?? 0
                 var opening = "retry: \(retry)\n\n"
                 if current > sent {
-                    opening += Self.event(current)
+                    opening += format.event(current)
                     sent = current
                 }
                 try await writer.write(ByteBuffer(string: opening))
@@ -60,7 +64,7 @@ struct StreamController {
                     for await event in events {
                         switch event {
                         case .version(let version) where version > sent:
-                            try await writer.write(ByteBuffer(string: Self.event(version)))
+                            try await writer.write(ByteBuffer(string: format.event(version)))
                             sent = version
                         case .version:
                             continue
@@ -78,9 +82,8 @@ struct StreamController {
     /// The comment line that keeps an idle stream open.
     static let keepAlive = ": keep-alive\n\n"
 
-    static func event(_ version: Int64) -> String {
-        "event: version\nid: \(version)\ndata: {\"latestTemplateVersionNumber\": \"\(version)\"}\n\n"
-    }
+    /// The event announcing `version` in this API's own format.
+    static func event(_ version: Int64) -> String { StreamFormat.remoteConfig.event(version) }
 }
 
 extension HTTPField.Name {

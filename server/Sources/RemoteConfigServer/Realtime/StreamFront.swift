@@ -40,6 +40,8 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
     private var registry: LoopStreams?
     private var project = ""
     private(set) var keyId = ""
+    /// How this stream writes its events.
+    private var format = StreamFormat.remoteConfig
     /// The last version this client was told about.
     private var sent: Int64 = 0
     /// Events written while the client's socket was full; past the hub's queue limit it is cut off.
@@ -130,6 +132,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         self.registry = registry
         project = head.project
         keyId = key.id
+        format = head.format
         // Registered before the current version is read, so a publish in between is not missed.
         registry.add(self, project: project)
         becomeStream(context)
@@ -139,7 +142,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         sent = lastEventID ?? 0
         let current = published.entry(project)?.version ?? 0
         if current > sent {
-            opening += StreamController.event(current)
+            opening += format.event(current)
             sent = current
         }
         var out = context.channel.allocator.buffer(capacity: 320)
@@ -189,7 +192,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Writes `bytes` (an event for `version`, or a keep-alive when nil) unless the client has it already.
-    func send(version: Int64?, bytes: ByteBuffer) {
+    func send(version: Int64?, bytes: StreamEventBytes) {
         guard mode == .streaming, let context else { return }
         if let version {
             guard version > sent else { return }
@@ -205,7 +208,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
         }
-        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(bytes[format]), promise: nil)
     }
 
     /// Ends the stream (its key was revoked, or the server stops): the last chunk, then the connection closes.

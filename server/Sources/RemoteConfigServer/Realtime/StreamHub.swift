@@ -109,7 +109,7 @@ public final class StreamHub: Sendable {
     public func publish(project: String, version: Int64) {
         let (targets, loops) = state.withLockedValue { (Array(($0.byProject[project] ?? [:]).values), $0.loops) }
         if !loops.isEmpty {
-            let bytes = StreamFront.chunk(StreamController.event(version))
+            let bytes = StreamEventBytes(version: version)
             for streams in loops.values {
                 streams.eventLoop.execute { streams.publish(project: project, version: version, bytes: bytes) }
             }
@@ -155,7 +155,7 @@ public final class StreamHub: Sendable {
     func keepAlive() {
         let (targets, loops) = state.withLockedValue { ($0.byProject.values.flatMap(\.values), $0.loops) }
         if !loops.isEmpty {
-            let bytes = StreamFront.chunk(StreamController.keepAlive)
+            let bytes = StreamEventBytes(both: StreamFront.chunk(StreamController.keepAlive))
             for streams in loops.values { streams.eventLoop.execute { streams.keepAlive(bytes: bytes) } }
         }
         for subscriber in targets { send(.keepAlive, to: subscriber) }
@@ -184,18 +184,18 @@ final class LoopStreams: @unchecked Sendable {
     /// Streams written to in one event-loop task: a few milliseconds of writes on this machine.
     static let slice = 256
 
-    func publish(project: String, version: Int64, bytes: ByteBuffer) {
+    func publish(project: String, version: Int64, bytes: StreamEventBytes) {
         guard let streams = byProject[project] else { return }
         write(Array(streams.values), from: 0, version: version, bytes: bytes)
     }
 
-    func keepAlive(bytes: ByteBuffer) {
+    func keepAlive(bytes: StreamEventBytes) {
         write(byProject.values.flatMap(\.values), from: 0, version: nil, bytes: bytes)
     }
 
     /// Writes to `streams[start...]` a slice at a time, each slice a task of its own, so that what else this
     /// loop serves (fetches, the publish's own acknowledgement) waits for one slice, not for every stream.
-    private func write(_ streams: [StreamFront], from start: Int, version: Int64?, bytes: ByteBuffer) {
+    private func write(_ streams: [StreamFront], from start: Int, version: Int64?, bytes: StreamEventBytes) {
         let end = min(start + Self.slice, streams.count)
         for stream in streams[start..<end] { stream.send(version: version, bytes: bytes) }
         guard end < streams.count else { return }

@@ -2,7 +2,7 @@
 /// bytes by `StreamFront`.
 ///
 /// Deliberately narrow, like `FetchRequestHead`: only the plain form SDKs send (HTTP/1.1, no body, a key in
-/// `X-API-Key` or as the only query parameter, well-formed header lines). Anything else is `notStream`
+/// `X-API-Key` or as `?key=`, `format=ofrep` or not, well-formed header lines). Anything else is `notStream`
 /// and goes to NIO's HTTP parser and the router untouched, which answer it as they answer every request.
 struct StreamRequestHead: Sendable, Equatable {
     /// The `{p}` of the path.
@@ -11,6 +11,8 @@ struct StreamRequestHead: Sendable, Equatable {
     var apiKey: String?
     var lastEventID: String?
     var requestID: String?
+    /// `format=ofrep`, or this API's own events.
+    var format = StreamFormat.remoteConfig
     /// Bytes of the head, its final empty line included.
     var headLength: Int
 
@@ -79,8 +81,8 @@ struct StreamRequestHead: Sendable, Equatable {
         return head
     }
 
-    /// `GET /v1/projects/{p}/remoteConfig:stream[?key=K] HTTP/1.1`, with a project id of `a-z 0-9 -` and a
-    /// key of `A-Z a-z 0-9 _ -`.
+    /// `GET /v1/projects/{p}/remoteConfig:stream[?key=K][&format=ofrep] HTTP/1.1`, with a project id of
+    /// `a-z 0-9 -` and a key of `A-Z a-z 0-9 _ -`.
     private static func requestLine(_ line: ArraySlice<UInt8>) -> StreamRequestHead? {
         let version = " HTTP/1.1".utf8
         guard line.count > prefix.count + version.count, line.suffix(version.count).elementsEqual(version) else {
@@ -94,19 +96,31 @@ struct StreamRequestHead: Sendable, Equatable {
         guard tail.starts(with: suffix) else { return nil }
         let query = tail.dropFirst(suffix.count)
         var key: String?
+        var format = StreamFormat.remoteConfig
         if !query.isEmpty {
-            let name = "?key=".utf8
-            guard query.starts(with: name) else { return nil }
-            let value = query.dropFirst(name.count)
-            let keyCharacter = { (byte: UInt8) in
-                isLower(byte) || isDigit(byte) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || byte == 0x2D
+            // `key=K` and `format=ofrep`, each at most once, in either order; anything else is the router's.
+            guard query.first == UInt8(ascii: "?") else { return nil }
+            var seenFormat = false
+            for item in query.dropFirst().split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+                if item.starts(with: "key=".utf8), key == nil {
+                    let value = item.dropFirst(4)
+                    let keyCharacter = { (byte: UInt8) in
+                        isLower(byte) || isDigit(byte) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F
+                            || byte == 0x2D
+                    }
+                    guard !value.isEmpty, value.allSatisfy(keyCharacter) else { return nil }
+                    key = String(decoding: value, as: UTF8.self)
+                } else if item.elementsEqual("format=ofrep".utf8), !seenFormat {
+                    seenFormat = true
+                    format = .ofrep
+                } else {
+                    return nil
+                }
             }
-            guard !value.isEmpty, value.allSatisfy(keyCharacter) else { return nil }
-            key = String(decoding: value, as: UTF8.self)
         }
         return StreamRequestHead(
             project: String(decoding: project, as: UTF8.self), apiKey: key, lastEventID: nil, requestID: nil,
-            headLength: 0)
+            format: format, headLength: 0)
     }
 
     private static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }

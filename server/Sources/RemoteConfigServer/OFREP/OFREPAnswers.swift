@@ -1,0 +1,245 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import NIOCore
+import RemoteConfigCore
+
+/// The OFREP evaluations of one published template, remembered like fetch answers (`AnswerMemo`): per
+/// caller signature, the bulk body with every flag item in place, its ETag, and where each item lies in it,
+/// so that a single-flag evaluation is a slice of the same bytes (plus the template version, which a bulk
+/// answer carries once) and can never disagree with the bulk one.
+final class OFREPAnswers: Sendable {
+    /// One signature's evaluation, ready to write; a class, so that handing it on per request costs one
+    /// reference count rather than one per buffer.
+    final class Answer: Sendable {
+        /// `{"flags":[…],"metadata":{…}` without the closing brace: a bulk answer adds its `eventStreams`.
+        let bulkHead: ByteBuffer
+        /// Quoted, strong; from what the caller receives (each flag's key, value, reason, variant and type),
+        /// not from the template version, so it stays the same across publishes that change nothing for
+        /// this caller (as a fetch's ETag does).
+        let etag: String
+        /// Each parameter's item in `bulkHead` (reader offset and length), in serving order, without its
+        /// closing `}}`: a single-flag answer adds `singleTail`.
+        let items: [(offset: Int, length: Int)]
+        /// The end of a single-flag answer: the template version in the flag's metadata (a bulk answer has it
+        /// once, in its own metadata), and the closing braces.
+        let singleTail: ByteBuffer
+        /// The headers of a bulk 200 and 304, as fields and rendered once (without `Content-Length`).
+        let okFields: HTTPFields
+        let notModifiedFields: HTTPFields
+        let okHead: ByteBuffer
+        let notModifiedHead: ByteBuffer
+
+        init(bulkHead: ByteBuffer, etag: String, items: [(offset: Int, length: Int)], singleTail: ByteBuffer) {
+            self.bulkHead = bulkHead
+            self.etag = etag
+            self.items = items
+            self.singleTail = singleTail
+            notModifiedFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+            var ok = notModifiedFields
+            ok[.contentType] = "application/json; charset=utf-8"
+            okFields = ok
+            okHead = Self.render("200 OK", okFields)
+            notModifiedHead = Self.render("304 Not Modified", notModifiedFields)
+        }
+
+        private static func render(_ status: String, _ fields: HTTPFields) -> ByteBuffer {
+            var head = ByteBuffer(string: "HTTP/1.1 \(status)\r\n")
+            for field in fields { head.writeString("\(field.name.rawName): \(field.value)\r\n") }
+            return head
+        }
+
+        /// The start of the single-flag answer of the parameter at `position` (to be followed by
+        /// `singleTail`): its bulk item, shared with the bulk bytes.
+        func item(_ position: Int) -> ByteBuffer {
+            let place = items[position]
+            return bulkHead.getSlice(at: place.offset, length: place.length) ?? ByteBuffer()
+        }
+    }
+
+    /// Before anything is published: no flags.
+    static let nothingPublished = OFREPAnswers(nil)
+
+    let compiled: CompiledTemplate?
+    private let memo: AnswerMemo<Answer>?
+    /// A parameter's serving position by key.
+    private let positions: [String: Int]
+    private let empty: Answer
+
+    init(_ compiled: CompiledTemplate?) {
+        self.compiled = compiled
+        self.empty = Self.encode(items: [], templateVersion: nil)
+        guard let compiled else {
+            memo = nil
+            positions = [:]
+            return
+        }
+        var types: [String: ValueType] = [:]
+        for (key, parameter, _) in compiled.template.allParameters where types[key] == nil {
+            types[key] = parameter.valueType
+        }
+        var split = Set<String>()
+        for condition in compiled.conditions
+        where condition.expression.atoms.contains(where: { if case .percent = $0 { true } else { false } }) {
+            split.insert(condition.name)
+        }
+        let version = compiled.versionNumber
+        var positions: [String: Int] = [:]
+        for (position, key) in compiled.parameterKeys.enumerated() where positions[key] == nil {
+            positions[key] = position
+        }
+        self.positions = positions
+        let splitConditions = split
+        let valueTypes = types
+        memo = AnswerMemo(compiled) { signature in
+            let items = compiled.outcomes(signature).map { outcome in
+                Item(
+                    outcome: outcome, type: valueTypes[outcome.key] ?? .string,
+                    split: outcome.condition.map(splitConditions.contains) ?? false)
+            }
+            return OFREPAnswers.encode(items: items, templateVersion: version)
+        }
+    }
+
+    /// Whether evaluating one caller may take long enough to stall other connections.
+    var isHeavy: Bool { (compiled?.evaluationCost ?? 0) > FetchAnswers.heavyCost }
+
+    /// The serving position of parameter `key`, nil when no such parameter is published.
+    func position(of key: Substring) -> Int? { positions[String(key)] }
+
+    /// The evaluation for `context`.
+    func answer(for context: FetchContext) -> Answer { memo?.answer(for: context) ?? empty }
+
+    /// The evaluation for a request body seen before (see `AnswerMemo`).
+    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? {
+        memo == nil ? empty : memo?.rememberedAnswer(body: body, now: now)
+    }
+
+    /// Remembers `answer` for a valid request `body` evaluated at `now`.
+    func remember(body: ByteBuffer, answer: Answer, now: Date) {
+        memo?.remember(body: body, answer: answer, now: now)
+    }
+
+    /// One parameter's outcome with what OFREP says about it.
+    struct Item {
+        let outcome: Explanation.Outcome
+        let type: ValueType
+        /// The deciding condition has a `percent` atom.
+        let split: Bool
+    }
+
+    /// The bulk head and the ETag of `items`.
+    static func encode(items: [Item], templateVersion: String?) -> Answer {
+        var bytes: [UInt8] = Array(#"{"flags":["#.utf8)
+        var places: [(offset: Int, length: Int)] = []
+        places.reserveCapacity(items.count)
+        var hasher = SHA256()
+        var versionTail: [UInt8] = []
+        if let templateVersion {
+            versionTail = Array(#","templateVersion":"#.utf8)
+            JSONWriter.writeString(templateVersion, into: &versionTail)
+        }
+        for (index, item) in items.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            let start = bytes.count
+            bytes += #"{"key":"#.utf8
+            JSONWriter.writeString(item.outcome.key, into: &bytes)
+            if let value = item.outcome.value {
+                bytes += #","value":"#.utf8
+                writeValue(value, type: item.type, into: &bytes)
+            }
+            bytes += #","reason":"#.utf8
+            bytes +=
+                (item.outcome.condition == nil ? #""STATIC""# : item.split ? #""SPLIT""# : #""TARGETING_MATCH""#)
+                .utf8
+            bytes += #","variant":"#.utf8
+            JSONWriter.writeString(item.outcome.condition ?? "default", into: &bytes)
+            bytes += #","metadata":{"valueType":"#.utf8
+            JSONWriter.writeString(item.type.rawValue, into: &bytes)
+            // What the caller receives: the ETag's input.
+            hasher.update(data: Array(bytes[start...]))
+            hasher.update(data: [UInt8(0)])
+            places.append((start, bytes.count - start))
+            bytes += "}}".utf8
+        }
+        bytes += #"],"metadata":{"#.utf8
+        if !versionTail.isEmpty { bytes += versionTail.dropFirst() }
+        bytes.append(UInt8(ascii: "}"))
+        var etag = "\""
+        for byte in hasher.finalize().prefix(16) {
+            etag += String(byte >> 4, radix: 16)
+            etag += String(byte & 0x0F, radix: 16)
+        }
+        etag += "\""
+        return Answer(
+            bulkHead: ByteBuffer(bytes: bytes), etag: etag, items: places,
+            singleTail: ByteBuffer(bytes: versionTail + Array("}}".utf8)))
+    }
+
+    /// A served value as OFREP types it: BOOLEAN a JSON boolean, NUMBER a JSON number, JSON the value
+    /// itself, STRING a string. A value that does not fit its type (published templates are validated, so
+    /// only one stored before a rule existed) is sent as the string it is.
+    static func writeValue(_ text: String, type: ValueType, into bytes: inout [UInt8]) {
+        switch type {
+        case .boolean where text == "true" || text == "false":
+            bytes += text.utf8
+        case .number:
+            if let number = jsonNumber(text) {
+                bytes += number.utf8
+            } else {
+                JSONWriter.writeString(text, into: &bytes)
+            }
+        case .json:
+            if let value = try? JSONValue(parsing: text) {
+                bytes += value.jsonBytes()
+            } else {
+                JSONWriter.writeString(text, into: &bytes)
+            }
+        default:
+            JSONWriter.writeString(text, into: &bytes)
+        }
+    }
+
+    /// A template NUMBER (`+5`, `.5`, `5.`, `1e3` are allowed there) in JSON's number syntax, keeping what
+    /// the author wrote otherwise: `5` stays an integer and `5.0` a fraction, which typed OpenFeature
+    /// accessors (integer or double) tell apart.
+    static func jsonNumber(_ text: String) -> String? {
+        var body = Substring(text)
+        var sign = ""
+        if body.first == "+" { body = body.dropFirst() }
+        if body.first == "-" {
+            sign = "-"
+            body = body.dropFirst()
+        }
+        var mantissa = body
+        var exponent: Substring = ""
+        if let mark = body.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = body[..<mark]
+            exponent = body[mark...]
+        }
+        var integer = mantissa
+        var fraction: Substring = ""
+        if let dot = mantissa.firstIndex(of: ".") {
+            integer = mantissa[..<dot]
+            fraction = mantissa[mantissa.index(after: dot)...]
+        }
+        integer = integer.drop { $0 == "0" }
+        if integer.isEmpty { integer = "0" }
+        let digits: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0 >= "0" && $0 <= "9" } }
+        guard digits(integer), fraction.isEmpty || digits(fraction) else { return nil }
+        var result = sign + integer
+        if !fraction.isEmpty { result += "." + fraction }
+        if !exponent.isEmpty {
+            var power = exponent.dropFirst()
+            var powerSign = ""
+            if power.first == "+" || power.first == "-" {
+                powerSign = power.first == "-" ? "-" : ""
+                power = power.dropFirst()
+            }
+            guard digits(power) else { return nil }
+            result += "e" + powerSign + power
+        }
+        guard let value = Double(result), value.isFinite else { return nil }
+        return result
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import HTTPTypes
+import RemoteConfigServer
+import RemoteConfigTestSupport
+import Testing
+
+/// The OpenFeature Remote Evaluation Protocol: typed values, reasons and variants, the code-default answer,
+/// OFREP's errors, the bulk ETag, and the stream the bulk answer points at. Each test runs through the
+/// router (in process) and through a live connection (the event-loop front), which must answer alike.
+@Suite struct OFREPTests {
+    static let flagsPath = "/ofrep/v1/evaluate/flags"
+
+    /// A template with every value type, a percent condition and an in-app default.
+    static var template: [String: Any] {
+        [
+            "conditions": [
+                ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"],
+                ["name": "half", "expression": "percent <= 50"],
+                [
+                    "name": "pro",
+                    "expression": "app.customSignal['plan'] == 'pro' && app.customSignal['beta'] == 'true'",
+                ],
+            ],
+            "parameters": [
+                "require_force_update": [
+                    "defaultValue": ["value": "false"], "conditionalValues": ["ios_too_old": ["value": "true"]],
+                    "valueType": "BOOLEAN",
+                ],
+                "welcome": [
+                    "defaultValue": ["value": "hello"], "conditionalValues": ["half": ["value": "hi"]],
+                    "valueType": "STRING",
+                ],
+                "max_items": [
+                    "defaultValue": ["value": "+10"], "conditionalValues": ["pro": ["value": "2.5"]],
+                    "valueType": "NUMBER",
+                ],
+                "layout": ["defaultValue": ["value": #"{"columns": 2, "tags": ["a"]}"#], "valueType": "JSON"],
+                "app_store_url": ["defaultValue": ["useInAppDefault": true], "valueType": "STRING"],
+            ],
+        ]
+    }
+
+    static func modes() -> [Bool] { [false, true] }
+
+    /// Runs `body` with `shop-app` published and a client key, in process (`live: false`) or on a port.
+    static func withShop(
+        live: Bool, _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
+    ) async throws {
+        try await TestApp.run(url: try await TestCluster.shared.makeDatabase(), live: live) { app in
+            try await app.createProject("shop-app")
+            let published = try await app.publish("shop-app", Self.template)
+            precondition(published.status == 200, published.text)
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await body(app, key.secret)
+        }
+    }
+
+    static func evaluate(
+        _ app: TestApp.Session, _ path: String, key: String?, context: Any?, headers: HTTPFields = [:]
+    ) async throws -> TestApp.Reply {
+        var fields = headers
+        if let key { fields[.authorization] = "Bearer \(key)" }
+        let body: Any = context.map { ["context": $0] } ?? [String: Any]()
+        return try await app.call(.post, path, token: nil, json: body, headers: fields)
+    }
+
+    @Test(arguments: modes()) func typedValuesReasonsAndVariants(live: Bool) async throws {
+        try await Self.withShop(live: live) { app, key in
+            let oldIOS: [String: Any] = [
+                "targetingKey": "install-1", "platform": "IOS", "appVersion": "1.9.0", "plan": "pro", "beta": true,
+            ]
+            let force = try await Self.evaluate(
+                app, "\(Self.flagsPath)/require_force_update", key: key, context: oldIOS)
+            #expect(force.status == 200, "\(force.text)")
+            #expect(force.json["key"] as? String == "require_force_update")
+            #expect(force.json["value"] as? Bool == true, "BOOLEAN is a JSON boolean: \(force.text)")
+            #expect(force.text.contains(#""value":true"#))
+            #expect(force.json["reason"] as? String == "TARGETING_MATCH")
+            #expect(force.json["variant"] as? String == "ios_too_old")
+            let metadata = force.json["metadata"] as? [String: Any]
+            #expect(metadata?["valueType"] as? String == "BOOLEAN")
+            #expect(metadata?["templateVersion"] as? String == "1")
+
+            // A boolean attribute is the custom signal "true"; a NUMBER is a JSON number.
+            let items = try await Self.evaluate(app, "\(Self.flagsPath)/max_items", key: key, context: oldIOS)
+            #expect(items.text.contains(#""value":2.5"#), "\(items.text)")
+            #expect(items.json["variant"] as? String == "pro")
+            let plain = try await Self.evaluate(
+                app, "\(Self.flagsPath)/max_items", key: key, context: ["targetingKey": "install-1"])
+            #expect(plain.text.contains(#""value":10,"#), "+10 is written as JSON's 10: \(plain.text)")
+            #expect(plain.json["reason"] as? String == "STATIC")
+            #expect(plain.json["variant"] as? String == "default")
+
+            let layout = try await Self.evaluate(app, "\(Self.flagsPath)/layout", key: key, context: oldIOS)
+            let value = layout.json["value"] as? [String: Any]
+            #expect(value?["columns"] as? Int == 2, "JSON is the value itself: \(layout.text)")
+
+            // A percent condition decides: SPLIT. Find an instance on each side of 50%.
+            var reasons = Set<String>()
+            for index in 0..<20 {
+                let welcome = try await Self.evaluate(
+                    app, "\(Self.flagsPath)/welcome", key: key, context: ["targetingKey": "user-\(index)"])
+                let reason = welcome.json["reason"] as? String ?? ""
+                reasons.insert(reason)
+                #expect(
+                    (reason == "SPLIT" && welcome.json["value"] as? String == "hi"
+                        && welcome.json["variant"] as? String == "half")
+                        || (reason == "STATIC" && welcome.json["value"] as? String == "hello"), "\(welcome.text)")
+            }
+            #expect(reasons == ["SPLIT", "STATIC"])
+
+            // The in-app default: 200 without a value, so the provider uses the app's own default.
+            let store = try await Self.evaluate(app, "\(Self.flagsPath)/app_store_url", key: key, context: oldIOS)
+            #expect(store.status == 200)
+            #expect(store.json["value"] == nil, "\(store.text)")
+            #expect(store.json["reason"] as? String == "STATIC")
+            #expect(store.json["variant"] as? String == "default")
+        }
+    }
+
+    @Test(arguments: modes()) func errorsInOFREPShape(live: Bool) async throws {
+        try await Self.withShop(live: live) { app, key in
+            let missing = try await Self.evaluate(
+                app, "\(Self.flagsPath)/no_such_flag", key: key, context: ["targetingKey": "i"])
+            #expect(missing.status == 404)
+            #expect(missing.json["key"] as? String == "no_such_flag")
+            #expect(missing.json["errorCode"] as? String == "FLAG_NOT_FOUND")
+            #expect(missing.json["errorDetails"] is String)
+
+            let noKey = try await Self.evaluate(
+                app, "\(Self.flagsPath)/welcome", key: key, context: ["platform": "IOS"])
+            #expect(noKey.status == 400)
+            #expect(noKey.json["errorCode"] as? String == "TARGETING_KEY_MISSING", "\(noKey.text)")
+            #expect(noKey.json["key"] as? String == "welcome")
+            let noContext = try await Self.evaluate(app, Self.flagsPath, key: key, context: nil)
+            #expect(noContext.json["errorCode"] as? String == "TARGETING_KEY_MISSING", "\(noContext.text)")
+            #expect(noContext.json["key"] == nil, "a bulk failure names no flag")
+
+            let badPlatform = try await Self.evaluate(
+                app, "\(Self.flagsPath)/welcome", key: key, context: ["targetingKey": "i", "platform": "symbian"])
+            #expect(badPlatform.status == 400)
+            #expect(badPlatform.json["errorCode"] as? String == "INVALID_CONTEXT")
+            #expect((badPlatform.json["errorDetails"] as? String)?.contains("platform") == true)
+            let badKey = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": 7])
+            #expect(badKey.json["errorCode"] as? String == "INVALID_CONTEXT")
+
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(key)"
+            headers[.contentType] = "application/json"
+            let garbage = try await app.call(
+                .post, Self.flagsPath, token: nil, raw: .init(string: "{not json"), headers: headers)
+            #expect(garbage.status == 400)
+            #expect(garbage.json["errorCode"] as? String == "PARSE_ERROR")
+
+            // 401 and 403 without a body; X-API-Key works as well as a bearer token.
+            let anonymous = try await Self.evaluate(app, Self.flagsPath, key: nil, context: ["targetingKey": "i"])
+            #expect(anonymous.status == 401)
+            #expect(anonymous.body.isEmpty)
+            let admin = try await Self.evaluate(
+                app, Self.flagsPath, key: TestApp.adminToken, context: ["targetingKey": "i"])
+            #expect(admin.status == 403)
+            #expect(admin.body.isEmpty)
+            let apiKey = try await Self.evaluate(
+                app, Self.flagsPath, key: nil, context: ["targetingKey": "i"],
+                headers: [HTTPField.Name("X-API-Key")!: key])
+            #expect(apiKey.status == 200)
+        }
+    }
+
+    @Test(arguments: modes()) func bulkHasEveryFlagAnETagAndTheStream(live: Bool) async throws {
+        try await Self.withShop(live: live) { app, key in
+            let context: [String: Any] = ["targetingKey": "install-1", "platform": "IOS", "appVersion": "1.9.0"]
+            let headers: HTTPFields = [
+                .init("X-Forwarded-Proto")!: "https", .init("X-Forwarded-Host")!: "config.example.com",
+            ]
+            let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: context, headers: headers)
+            #expect(bulk.status == 200, "\(bulk.text)")
+            let flags = bulk.json["flags"] as? [[String: Any]] ?? []
+            #expect(
+                flags.compactMap { $0["key"] as? String }.sorted()
+                    == ["app_store_url", "layout", "max_items", "require_force_update", "welcome"])
+            #expect((bulk.json["metadata"] as? [String: Any])?["templateVersion"] as? String == "1")
+            let streams = bulk.json["eventStreams"] as? [[String: Any]] ?? []
+            #expect(streams.first?["type"] as? String == "sse")
+            #expect(
+                streams.first?["url"] as? String
+                    == "https://config.example.com/v1/projects/shop-app/remoteConfig:stream?format=ofrep&key=\(key)")
+            // Each item of the bulk answer is the single-flag answer, byte for byte, but for the template
+            // version, which the bulk answer has once.
+            let single = try await Self.evaluate(
+                app, "\(Self.flagsPath)/require_force_update", key: key, context: context)
+            let version = #","templateVersion":"1"}}"#
+            #expect(single.text.hasSuffix(version), "\(single.text)")
+            #expect(bulk.text.contains(single.text.dropLast(version.count) + "}}"), "\(single.text) in \(bulk.text)")
+            #expect(!bulk.text.contains(version))
+
+            let etag = try #require(bulk.headers[.eTag])
+            var again = headers
+            again[.ifNoneMatch] = etag
+            let notModified = try await Self.evaluate(app, Self.flagsPath, key: key, context: context, headers: again)
+            #expect(notModified.status == 304)
+            #expect(notModified.body.isEmpty)
+            #expect(notModified.headers[.eTag] == etag)
+
+            // A publish that changes nothing for this caller keeps the ETag; one that does changes it. The
+            // published template is sent back as it was read (its parameters in the same order) plus a condition.
+            let current = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
+            let same = current.text.replacingOccurrences(
+                of: #""conditions":["#, with: #""conditions":[{"name":"x","expression":"false"},"#)
+            #expect(same != current.text)
+            let republished = try await app.call(
+                .put, "/v1/projects/shop-app/remoteConfig", raw: .init(string: same),
+                headers: [.ifMatch: "*", .contentType: "application/json"])
+            #expect(republished.status == 200, "\(republished.text)")
+            let unchanged = try await Self.evaluate(app, Self.flagsPath, key: key, context: context, headers: again)
+            #expect(unchanged.status == 304, "\(etag) vs \(unchanged.headers[.eTag] ?? "-")")
+            var changed = Self.template
+            var parameters = changed["parameters"] as! [String: Any]
+            parameters["welcome"] = ["defaultValue": ["value": "welcome back"], "valueType": "STRING"]
+            changed["parameters"] = parameters
+            #expect(try await app.publish("shop-app", changed).status == 200)
+            let fresh = try await Self.evaluate(app, Self.flagsPath, key: key, context: context, headers: again)
+            #expect(fresh.status == 200)
+            #expect(fresh.headers[.eTag] != etag)
+            #expect((fresh.json["metadata"] as? [String: Any])?["templateVersion"] as? String == "3")
+        }
+    }
+
+    @Test func nothingPublishedIsNoFlags() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app").secret
+            let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": "i"])
+            #expect(bulk.status == 200)
+            #expect((bulk.json["flags"] as? [Any])?.isEmpty == true, "\(bulk.text)")
+            let single = try await Self.evaluate(
+                app, "\(Self.flagsPath)/welcome", key: key, context: ["targetingKey": "i"])
+            #expect(single.status == 404)
+            #expect(single.json["errorCode"] as? String == "FLAG_NOT_FOUND")
+        }
+    }
+
+    /// The bulk answer's stream: OFREP's event format, on connect and on every publish.
+    @Test func theStreamSpeaksOFREP() async throws {
+        try await Self.withShop(live: true) { app, key in
+            let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": "i"])
+            let url = try #require(((bulk.json["eventStreams"] as? [[String: Any]])?.first?["url"] as? String))
+            let components = try #require(URLComponents(string: url))
+            #expect(components.scheme == "http")
+            let stream = try SSEClient(port: app.port, path: components.path + "?" + (components.query ?? ""))
+            #expect(try await stream.head().hasPrefix("HTTP/1.1 200"))
+            _ = try await stream.next()  // retry
+            let first = try await stream.next()
+            #expect(first?.event == "message")
+            #expect(first?.id == "1")
+            let data = try JSONSerialization.jsonObject(with: Data((first?.data ?? "").utf8)) as? [String: Any]
+            #expect(data?["type"] as? String == "refetchEvaluation")
+            try await ClientCalls.publish(app, "9.9.9")
+            let second = try await stream.next()
+            #expect(second?.event == "message")
+            #expect(second?.id == "2")
+            #expect(second?.data?.contains("refetchEvaluation") == true)
+            stream.close()
+
+            let bogus = try await app.call(
+                .get, ClientCalls.streamPath + "?format=grpc", token: nil, headers: [.init("X-API-Key")!: key])
+            #expect(bogus.status == 400)
+            #expect(bogus.errorFields == ["format"])
+        }
+    }
+
+    /// Answers longer than the front's gather threshold are written from their own buffers: they arrive
+    /// whole, twice in a row on one connection, through fetch and OFREP alike.
+    @Test func largeAnswersArriveWhole() async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            var parameters: [String: Any] = [:]
+            for index in 0..<100 {
+                parameters["parameter_\(index)"] = [
+                    "defaultValue": ["value": String(repeating: "x", count: 60)], "valueType": "STRING",
+                ]
+            }
+            #expect(try await app.publish("shop-app", ["parameters": parameters]).status == 200)
+            let key = try await app.createKey(role: "client", project: "shop-app").secret
+            for _ in 0..<2 {
+                let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": "i"])
+                #expect(bulk.body.count > 4096)
+                #expect((bulk.json["flags"] as? [Any])?.count == 100, "\(bulk.text.suffix(200))")
+                let fetch = try await ClientCalls.fetch(app, key: key, ["appInstanceId": "i"])
+                #expect(fetch.body.count > 4096)
+                #expect((fetch.json["entries"] as? [String: Any])?.count == 100)
+            }
+        }
+    }
+}
