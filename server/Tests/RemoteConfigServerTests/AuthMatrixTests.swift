@@ -40,7 +40,7 @@ import Testing
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
         "GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics", "POST /v1/projects/{p}/remoteConfig:fetch",
-        "GET /v1/projects/{p}/remoteConfig:stream",
+        "GET /v1/projects/{p}/remoteConfig:stream", "GET /console", "GET /console/{file}",
     ]
     static let roles = ["viewer", "editor", "admin"]
 
