@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "Benchmarks", "drills"))
 from common import DEBUG_BINARY, TOKEN, call, start_server  # noqa: E402
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -40,7 +40,7 @@ class Browser:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         service = webdriver.ChromeService(executable_path=shutil.which("chromedriver"))
         self.driver = webdriver.Chrome(options=options, service=service)
-        self.driver.set_window_size(*SIZES[0])
+        self.resize(*SIZES[0])
         self.base, self.test, self.screenshots, self.count = base, test, screenshots, 0
 
     def open(self, path="/console"):
@@ -49,19 +49,33 @@ class Browser:
     def wait(self, condition, timeout=15, message=""):
         return WebDriverWait(self.driver, timeout).until(lambda driver: condition(), message)
 
+    def visible(self, css):
+        """The displayed elements matching css; one removed while looking counts as not displayed."""
+        found = []
+        for element in self.driver.find_elements(By.CSS_SELECTOR, css):
+            try:
+                if element.is_displayed():
+                    found.append(element)
+            except StaleElementReferenceException:
+                pass
+        return found
+
     def find(self, css, timeout=15):
-        return self.wait(lambda: next((e for e in self.driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()), None),
-                         timeout, f"no visible {css}")
+        return self.wait(lambda: next(iter(self.visible(css)), None), timeout, f"no visible {css}")
 
     def absent(self, css):
-        return not [e for e in self.driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+        return not self.visible(css)
 
     def text(self, css):
         return self.find(css).text
 
     def wait_text(self, css, fragment, timeout=15):
-        self.wait(lambda: any(fragment in e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css)), timeout,
-                  f"{css} never showed {fragment!r}")
+        def shows():
+            try:
+                return any(fragment in e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css))
+            except StaleElementReferenceException:
+                return False
+        self.wait(shows, timeout, f"{css} never showed {fragment!r}")
 
     def click(self, css):
         element = self.find(css)
@@ -86,14 +100,20 @@ class Browser:
         """Screenshots at 1280x800 and at a phone's 390x844; checks the phone width scrolls only vertically."""
         self.count += 1
         for width, height in SIZES:
-            self.driver.set_window_size(width, height)
+            self.resize(width, height)
             time.sleep(0.2)  # layout after a resize; nothing is asserted on it but the overflow below
             path = os.path.join(self.screenshots, f"{self.test}-{self.count:02d}-{name}-{width}x{height}.png")
             self.driver.save_screenshot(path)
             overflow = self.driver.execute_script(
                 "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 1, f"{name}: the page is {overflow}px wider than a {width}px window"
-        self.driver.set_window_size(*SIZES[0])
+        self.resize(*SIZES[0])
+
+    def resize(self, width, height):
+        """Makes the page's viewport (not the window, which has the browser's own bars) width x height."""
+        self.driver.set_window_size(width, height)
+        inner = self.driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        self.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
 
     def sign_in(self, key):
         self.open()
@@ -214,7 +234,7 @@ def test_force_update_recipe(browser, base):
     browser.wait(lambda: browser.absent('li.param[data-key="current_version"]'))
     browser.find('li.param[data-key="app_store_url"]')
     browser.shot("parameters-search")
-    browser.type("#search", Keys.BACKSPACE * 20)
+    browser.type("#search", Keys.BACKSPACE * 20, clear=False)
     browser.find('li.param[data-key="current_version"]')
     browser.shot("parameters-draft")
     publish(browser, "Force update for old iOS")
@@ -362,7 +382,7 @@ def test_keyboard_only(browser, base):
     focusable = browser.driver.execute_script("""
         return [...document.querySelectorAll('a[href], button, input, select, textarea')]
             .filter(e => !e.disabled && e.offsetParent !== null).length""")
-    browser.driver.find_element(By.TAG_NAME, "body").click()
+    browser.driver.execute_script("document.activeElement && document.activeElement.blur()")
     seen = set()
     for _ in range(focusable + 5):
         active().send_keys(Keys.TAB)

@@ -63,7 +63,8 @@ import Testing
 
     /// The policy forbids inline script; the page must not need any, or the console would not run.
     @Test func thePageHasNoInlineScriptOrStyleAttribute() throws {
-        for name in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path) where name.hasSuffix(".html") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.folder.path) where name.hasSuffix(".html")
+        {
             let html = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
             for match in html.matches(of: /<script([^>]*)>/) {
                 #expect(match.1.contains("src="), "\(name): an inline <script>")

@@ -121,7 +121,11 @@ async function start() {
   if (session.signedIn()) {
     try { await session.refresh(); } catch { session.signOut(); }
   }
-  window.addEventListener("hashchange", route);
+  // After a navigation, keyboard and screen-reader users continue from the new page's content.
+  window.addEventListener("hashchange", async () => {
+    await route();
+    if (!document.querySelector("dialog[open]") && session.signedIn()) document.getElementById("main").focus({ preventScroll: true });
+  });
   await route();
 }
 

@@ -11,7 +11,8 @@ export function h(tag, props = {}, ...children) {
     if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
     else if (name === "class") element.className = value;
     else if (name === "dataset") Object.assign(element.dataset, value);
-    else if (name in element && !name.includes("-")) element[name] = value;
+    // `list` and `form` are read-only properties: only their attributes can be set.
+    else if (name in element && !name.includes("-") && name !== "list" && name !== "form") element[name] = value;
     else element.setAttribute(name, value === true ? "" : value);
   }
   append(element, children);

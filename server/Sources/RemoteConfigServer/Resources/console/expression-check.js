@@ -69,4 +69,8 @@ function show(output, textarea, result) {
       "\n", " ".repeat(at), "^"));
   }
   replace(output, parts);
+  // On a narrow screen the expression scrolls sideways: bring the marked character into view.
+  const pre = output.querySelector("pre.caret");
+  const mark = pre && pre.querySelector("mark");
+  if (mark) pre.scrollLeft = Math.max(0, mark.offsetLeft - pre.offsetLeft - pre.clientWidth / 2);
 }
