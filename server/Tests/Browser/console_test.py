@@ -96,12 +96,15 @@ class Browser:
     def go(self, hash_path):
         self.driver.execute_script("location.hash = arguments[0]", hash_path)
 
-    def shot(self, name):
-        """Screenshots at 1280x800 and at a phone's 390x844; checks the phone width scrolls only vertically."""
+    def shot(self, name, show=None):
+        """Screenshots at 1280x800 and at a phone's 390x844, with the element `show` (CSS) scrolled into view;
+        checks that neither width scrolls sideways."""
         self.count += 1
         for width, height in SIZES:
             self.resize(width, height)
             time.sleep(0.2)  # layout after a resize; nothing is asserted on it but the overflow below
+            if show:
+                self.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'start'})", show)
             path = os.path.join(self.screenshots, f"{self.test}-{self.count:02d}-{name}-{width}x{height}.png")
             self.driver.save_screenshot(path)
             overflow = self.driver.execute_script(
@@ -245,12 +248,12 @@ def test_force_update_recipe(browser, base):
     answer, truths = preview(browser, "IOS", "1.1.4")
     assert answer["require_force_update"] == ("true", "condition iOS below 2.0.0"), answer
     assert truths == {"iOS below 2.0.0": "true", "exactly 1.1.4": "true"}, truths
-    browser.shot("preview-1.1.4")
+    browser.shot("preview-1.1.4", show="#preview-result")
     answer, truths = preview(browser, "IOS", "2.1.0")
     assert answer["require_force_update"] == ("false", "default value"), answer
     assert answer["current_version"] == ("2.1.0", "default value"), answer
     assert truths == {"iOS below 2.0.0": "false", "exactly 1.1.4": "false"}, truths
-    browser.shot("preview-2.1.0")
+    browser.shot("preview-2.1.0", show="#preview-result")
 
     # A second version, to diff and roll back.
     browser.go("#/projects/shop-app/parameters")
@@ -270,7 +273,7 @@ def test_force_update_recipe(browser, base):
     browser.wait_text("#diff", "current_version")
     diff = browser.text("#diff")
     assert "defaultValue: 2.1.0 → 2.2.0" in diff, diff
-    browser.shot("history-diff")
+    browser.shot("history-diff", show="#diff")
     browser.click('#versions tr[data-version="1"] button.rollback')
     browser.find("dialog")
     browser.shot("rollback-confirm")

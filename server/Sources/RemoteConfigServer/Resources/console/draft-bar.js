@@ -56,7 +56,7 @@ export function draftBar(draft, editable, reload) {
   const update = () => {
     const published = draft.latest ? `Published: version ${draft.latest}.` : "Nothing published yet.";
     const state = draft.changes
-      ? `Draft: ${draft.changes} unpublished change${draft.changes === 1 ? "" : "s"} (based on version ${draft.base}).`
+      ? `Draft: ${draft.changes} unpublished change${draft.changes === 1 ? "" : "s"}${draft.base !== "0" ? ` (based on version ${draft.base})` : ""}.`
       : "The draft matches the published template.";
     replace(element,
       h("div", { class: "draft-state" }, h("strong", { id: "draft-state" }, state), " ", h("span", { class: "muted" }, published)),

@@ -45,8 +45,7 @@ export async function keysView(view) {
   const form = h("form", { class: "card", id: "create-key" },
     h("h2", {}, "Create a key"),
     h("div", { class: "row" }, field("Display name", name), field("Role", role), field("Project", project, "A client key needs one")),
-    h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", id: "create-key-button" }, "Create key")),
-    created);
+    h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", id: "create-key-button" }, "Create key")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -71,6 +70,6 @@ export async function keysView(view) {
       replace(created, message("error", error.message));
     }
   });
-  replace(view, h("h1", {}, "API keys"), notice, list, form);
+  replace(view, h("h1", {}, "API keys"), notice, created, list, form);
   render();
 }

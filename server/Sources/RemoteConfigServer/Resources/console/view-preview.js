@@ -46,6 +46,7 @@ export async function previewView(view, { project }) {
     try {
       const answer = await call("POST", projectPath(project, "/remoteConfig:evaluate"), { body });
       replace(output, result(answer.data));
+      output.scrollIntoView({ block: "start" });
     } catch (error) {
       replace(output, message("error", error.message));
     }
