@@ -370,6 +370,32 @@ def test_conflicting_edit_from_second_tab(browser, base):
     browser.click("#conflict-reload")
     browser.find('li.param[data-key="from_second_tab"]')
     assert "edited in the first tab" not in browser.text("#parameters")
+    # Deleting, after a confirmation.
+    browser.click('li.param[data-key="from_second_tab"] button.delete')
+    browser.click("dialog button.danger")
+    browser.wait(lambda: browser.absent('li.param[data-key="from_second_tab"]'))
+    browser.go("#/projects/conflict-app/conditions")
+    browser.click('[data-condition="ios_old"] button.link')
+    dialog = browser.text("dialog")
+    assert "require_force_update" in dialog, dialog
+    browser.click("dialog button.danger")
+    browser.wait_text("#conditions", "No conditions yet")
+    # Someone publishes while this draft is open: publishing it is refused, explained, and can be forced.
+    status, _, body = call("PUT", base + "/v1/projects/conflict-app/remoteConfig",
+                           {"parameters": {"published_elsewhere": {"defaultValue": {"value": "x"}}}},
+                           dict(ADMIN, **{"If-Match": "*"}))
+    assert status == 200, body
+    browser.click("#publish")
+    browser.type("#publish-description", "Remove ios_old")
+    browser.click("#publish-confirm")
+    browser.wait_text("#draft-notice", "Someone published a new version")
+    browser.shot("publish-conflict")
+    browser.click("#conflict-force")
+    browser.type("#publish-description", "Remove ios_old anyway")
+    browser.click("#publish-confirm")
+    browser.wait_text("#draft-notice", "Published version 3")
+    published = json.loads(call("GET", base + "/v1/projects/conflict-app/remoteConfig", None, ADMIN)[2])
+    assert published["conditions"] == [] and "published_elsewhere" not in published["parameters"], published
 
 
 def test_keyboard_only(browser, base):

@@ -92,7 +92,7 @@ export class Draft {
 export function conflictMessage(conflict, { reload, force }) {
   if (conflict.kind === "published") {
     return message("error conflict",
-      `Someone published a new version after this draft was started (${conflict.error.message}). Reload to review the draft against it, or publish this draft anyway, replacing their version.`,
+      "Someone published a new version after this draft was started, so publishing the draft would undo their changes. Reload to compare (History shows what they changed), or publish this draft anyway.",
       button("Reload", reload, { class: "primary", id: "conflict-reload" }),
       force ? button("Publish anyway", force, { class: "danger", id: "conflict-force" }) : null);
   }
