@@ -41,6 +41,8 @@ export async function previewView(view, { project }) {
         return;
       }
     }
+    // The previous answer goes at once, so it is never read as the answer to this context.
+    replace(output, h("p", { class: "muted" }, "Evaluating…"));
     const body = { context };
     if (inputs.versionNumber.value) body.versionNumber = inputs.versionNumber.value;
     try {
