@@ -466,8 +466,50 @@ def test_sign_out_forgets_the_key(browser, base):
     browser.shot("refused")
 
 
+def test_change_request_approved_by_another_key(browser, base):
+    seed(base, "cr-app")
+    status, _, body = call("PATCH", base + "/v1/projects/cr-app", {"requireApproval": True, "approvalsRequired": 1}, ADMIN)
+    assert status == 200, body
+    alice, bob = new_key(base, "editor", "cr-app"), new_key(base, "editor", "cr-app")
+    browser.sign_in(alice)
+    browser.go("#/projects/cr-app/parameters")
+    add_parameter(browser, "from_request", "STRING", "reviewed")
+    # A direct publish is refused: the console says why and leads to the change requests.
+    browser.click("#publish")
+    browser.type("#publish-description", "direct")
+    browser.click("#publish-confirm")
+    browser.wait_text("#draft-notice", "only through approved change requests")
+    browser.click("#to-changes")
+    browser.click("#cr-propose")
+    browser.type("#cr-description", "Add from_request")
+    browser.click("#cr-propose-confirm")
+    browser.wait_text("#cr-notice", "Opened change request")
+    browser.wait_text("#cr-card", "OPEN")
+    assert "from_request" in browser.text("#diff")
+    # Its author cannot approve it.
+    browser.click("#cr-approve")
+    browser.click("#cr-comment-confirm")
+    browser.wait_text("#cr-notice", "author")
+    browser.shot("proposed")
+    browser.click("#sign-out")
+    browser.sign_in(bob)
+    browser.go("#/projects/cr-app/changes")
+    browser.click("#change-requests button.show")
+    browser.click("#cr-approve")
+    browser.type("#cr-comment", "looks right")
+    browser.click("#cr-comment-confirm")
+    browser.wait_text("#cr-card", "APPROVED")
+    assert "looks right" in browser.text("#cr-approvals")
+    browser.click("#cr-publish")
+    browser.wait_text("#cr-card", "PUBLISHED")
+    browser.shot("published")
+    published = json.loads(call("GET", base + "/v1/projects/cr-app/remoteConfig", None, ADMIN)[2])
+    assert published["parameters"]["from_request"]["defaultValue"] == {"value": "reviewed"}, published
+    assert published["version"]["updateOrigin"] == "CHANGE_REQUEST", published["version"]
+
+
 TESTS = [test_force_update_recipe, test_viewer_sees_no_edit_controls, test_conflicting_edit_from_second_tab,
-         test_keyboard_only, test_sign_out_forgets_the_key]
+         test_change_request_approved_by_another_key, test_keyboard_only, test_sign_out_forgets_the_key]
 
 
 def main():

@@ -20,7 +20,7 @@ const projectTabs = [
   ["history", "History", historyView],
   ["preview", "Preview", previewView],
   ["audit", "Audit log", auditView],
-  // Change requests: their own module, shown once the server has the workflow (see view-changes.js).
+  // The publish workflow: its own module (view-changes.js).
   ["changes", "Change requests", changesView],
 ];
 
@@ -98,7 +98,7 @@ async function route() {
       const editable = await session.canEdit(project);
       if (mine !== generation) return;
       replace(main, projectHeader(project, tab[0], editable), view);
-      await tab[2](view, { project, editable });
+      await tab[2](view, { project, editable, admin: session.isAdmin() });
     } else {
       replace(main, view);
       await projectsView(view, { admin: session.isAdmin() });

@@ -36,7 +36,7 @@ function section(kind, title, side) {
 
 /** The diff as elements. */
 export function renderDiff(diff) {
-  const name = (side) => (side === "draft" ? "the draft" : `version ${side}`);
+  const name = (side) => (side === "draft" ? "the draft" : /^\d+$/.test(side) ? `version ${side}` : side);
   return h("div", { class: "diff", id: "diff" },
     h("h2", {}, `From ${name(diff.from)} to ${name(diff.to)}`),
     section("parameters", "Parameters", diff.parameters),

@@ -16,6 +16,9 @@ export function draftBar(draft, editable, reload) {
         force: error.kind === "published" ? () => publish(true) : null,
       }));
       notice.querySelector("#conflict-reload").focus();
+    } else if (error.reason === "APPROVAL_REQUIRED") {
+      replace(notice, message("error", "This project publishes only through approved change requests.",
+        h("a", { href: `#/projects/${encodeURIComponent(draft.project)}/changes`, id: "to-changes" }, "Propose the draft")));
     } else {
       replace(notice, message("error", error.message));
     }
