@@ -36,7 +36,11 @@ function section(kind, title, side) {
 
 /** The diff as elements. */
 export function renderDiff(diff) {
-  const name = (side) => (side === "draft" ? "the draft" : /^\d+$/.test(side) ? `version ${side}` : side);
+  const name = (side) => {
+    if (side === "draft") return "the draft";
+    if (/^\d+$/.test(side)) return `version ${side}`;
+    return side.replace(/^changeRequests\//, "change request ");
+  };
   return h("div", { class: "diff", id: "diff" },
     h("h2", {}, `From ${name(diff.from)} to ${name(diff.to)}`),
     section("parameters", "Parameters", diff.parameters),
