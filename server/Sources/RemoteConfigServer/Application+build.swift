@@ -99,6 +99,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         templatesController: templates
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
+    ConsoleController(files: .bundled).addRoutes(to: routes)
     table.serve(from: router)
     return router
 }

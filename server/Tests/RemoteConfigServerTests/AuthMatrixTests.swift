@@ -41,7 +41,7 @@ import Testing
     static let publicRoutes: Set<String> = [
         "GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics", "POST /v1/projects/{p}/remoteConfig:fetch",
         "GET /v1/projects/{p}/remoteConfig:stream", "POST /ofrep/v1/evaluate/flags",
-        "POST /ofrep/v1/evaluate/flags/{key}",
+        "POST /ofrep/v1/evaluate/flags/{key}", "GET /console", "GET /console/{file}",
     ]
     static let roles = ["viewer", "editor", "admin"]
 

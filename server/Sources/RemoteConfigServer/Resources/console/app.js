@@ -1,0 +1,132 @@
+// The console's shell: sign-in, navigation and the hash routes (`#/projects/{p}/parameters`…). The hash holds
+// only places, never the key.
+
+import { ApiError } from "./api.js";
+import { announce, button, h, message, replace } from "./dom.js";
+import * as session from "./session.js";
+import { signInView } from "./view-signin.js";
+import { projectsView } from "./view-projects.js";
+import { parametersView } from "./view-parameters.js";
+import { conditionsView } from "./view-conditions.js";
+import { historyView } from "./view-history.js";
+import { previewView } from "./view-preview.js";
+import { keysView } from "./view-keys.js";
+import { auditView } from "./view-audit.js";
+import { changesView, changeRequestsAvailable } from "./view-changes.js";
+
+const projectTabs = [
+  ["parameters", "Parameters", parametersView],
+  ["conditions", "Conditions", conditionsView],
+  ["history", "History", historyView],
+  ["preview", "Preview", previewView],
+  ["audit", "Audit log", auditView],
+  // The publish workflow: its own module (view-changes.js).
+  ["changes", "Change requests", changesView],
+];
+
+function parseHash() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  return parts;
+}
+
+function link(href, text, current) {
+  return h("a", { href, "aria-current": current ? "page" : null }, text);
+}
+
+async function renderNav(parts) {
+  const nav = document.getElementById("nav");
+  const who = document.getElementById("who");
+  if (!session.signedIn()) {
+    replace(nav);
+    replace(who);
+    return;
+  }
+  const top = parts[0] || "projects";
+  const items = [link("#/projects", "Projects", top === "projects" && parts.length < 2)];
+  if (session.isAdmin()) {
+    items.push(link("#/keys", "API keys", top === "keys"));
+    items.push(link("#/audit", "Audit log", top === "audit"));
+  }
+  replace(nav, h("ul", {}, items.map((item) => h("li", {}, item))));
+  const role = await session.roleLabel(top === "projects" ? parts[1] : null);
+  replace(who,
+    h("span", { class: "role", id: "role" }, `Signed in: ${role}`),
+    button("Sign out", () => {
+      session.signOut();
+      location.hash = "#/";
+      route();
+    }, { id: "sign-out" }));
+}
+
+function projectHeader(project, tab, editable) {
+  const tabs = projectTabs.filter(([id]) => id !== "changes" || changeRequestsAvailable);
+  return h("div", { class: "project-head" },
+    h("h1", {}, project),
+    editable ? null : h("p", { class: "muted", id: "read-only" }, "Read only: this key is a viewer of this project."),
+    h("nav", { class: "tabs", "aria-label": "Project" },
+      h("ul", {}, tabs.map(([id, text]) =>
+        h("li", {}, link(`#/projects/${encodeURIComponent(project)}/${id}`, text, id === tab))))));
+}
+
+let generation = 0;
+
+/** Renders the place the hash names. */
+async function route() {
+  const mine = ++generation;
+  const main = document.getElementById("main");
+  announce("");
+  const parts = parseHash();
+  try {
+    if (!session.signedIn()) {
+      await renderNav([]);
+      replace(main);
+      signInView(main, async () => { location.hash = "#/projects"; await route(); });
+      return;
+    }
+    await renderNav(parts);
+    if (mine !== generation) return;
+    const view = h("div", { class: "view" });
+    if (parts[0] === "keys" && session.isAdmin()) {
+      replace(main, view);
+      await keysView(view);
+    } else if (parts[0] === "audit" && session.isAdmin()) {
+      replace(main, view);
+      await auditView(view, { project: null });
+    } else if (parts[0] === "projects" && parts[1]) {
+      const project = parts[1];
+      const tab = projectTabs.find(([id]) => id === parts[2]) || projectTabs[0];
+      const editable = await session.canEdit(project);
+      if (mine !== generation) return;
+      replace(main, projectHeader(project, tab[0], editable), view);
+      await tab[2](view, { project, editable, admin: session.isAdmin() });
+    } else {
+      replace(main, view);
+      await projectsView(view, { admin: session.isAdmin() });
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      session.signOut();
+      replace(main, message("error", `Signed out: ${error.message}.`));
+      await renderNav([]);
+      const again = h("div", {});
+      main.append(again);
+      signInView(again, async () => { await route(); });
+      return;
+    }
+    main.append(message("error", error.message || String(error)));
+  }
+}
+
+async function start() {
+  if (session.signedIn()) {
+    try { await session.refresh(); } catch { session.signOut(); }
+  }
+  // After a navigation, keyboard and screen-reader users continue from the new page's content.
+  window.addEventListener("hashchange", async () => {
+    await route();
+    if (!document.querySelector("dialog[open]") && session.signedIn()) document.getElementById("main").focus({ preventScroll: true });
+  });
+  await route();
+}
+
+start();

@@ -1,0 +1,561 @@
+#!/usr/bin/env python3
+"""The web console in a real browser: headless Chromium driven by Selenium, against the built server.
+
+    server/Tests/Browser/console_test.py [--binary PATH] [--screenshots DIR] [-k NAME]
+
+Starts `remote-config serve` (default: server/.build/debug/remote-config) on a free loopback port with an
+embedded PostgreSQL, runs each test in a fresh browser, saves screenshots of each at 1280x800 and 390x844
+(default: server/.build/console-screenshots), and ends with the line "N passed, M failed" (exit 1 on any
+failure). scripts/test runs it after installing Chromium, chromedriver and Selenium (scripts/ensure-browser.sh).
+"""
+import argparse, json, os, shutil, sys, time, traceback
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "Benchmarks", "drills"))
+from common import DEBUG_BINARY, TOKEN, call, start_server  # noqa: E402
+
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+SIZES = [(1280, 800), (390, 844)]
+ADMIN = {"Authorization": f"Bearer {TOKEN}"}
+IOS_OLD = "device.os == 'ios' && app.version.<(['2.0.0'])"
+EXACT = "app.version.==(['1.1.4'])"
+
+
+class Browser:
+    """One Chromium window, with waits on conditions and screenshots at both sizes."""
+
+    def __init__(self, base, test, screenshots):
+        options = webdriver.ChromeOptions()
+        for name in ("chromium", "chromium-browser", "google-chrome"):
+            if shutil.which(name):
+                options.binary_location = shutil.which(name)
+                break
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                         "--window-size=1280,800", "--lang=en-US"):
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        service = webdriver.ChromeService(executable_path=shutil.which("chromedriver"))
+        self.driver = webdriver.Chrome(options=options, service=service)
+        self.resize(*SIZES[0])
+        self.base, self.test, self.screenshots, self.count = base, test, screenshots, 0
+
+    def open(self, path="/console"):
+        self.driver.get(self.base + path)
+
+    def wait(self, condition, timeout=15, message=""):
+        return WebDriverWait(self.driver, timeout).until(lambda driver: condition(), message)
+
+    def visible(self, css):
+        """The displayed elements matching css; one removed while looking counts as not displayed."""
+        found = []
+        for element in self.driver.find_elements(By.CSS_SELECTOR, css):
+            try:
+                if element.is_displayed():
+                    found.append(element)
+            except StaleElementReferenceException:
+                pass
+        return found
+
+    def find(self, css, timeout=15):
+        return self.wait(lambda: next(iter(self.visible(css)), None), timeout, f"no visible {css}")
+
+    def absent(self, css):
+        return not self.visible(css)
+
+    def text(self, css):
+        return self.find(css).text
+
+    def wait_text(self, css, fragment, timeout=15):
+        def shows():
+            try:
+                return any(fragment in e.text for e in self.driver.find_elements(By.CSS_SELECTOR, css))
+            except StaleElementReferenceException:
+                return False
+        self.wait(shows, timeout, f"{css} never showed {fragment!r}")
+
+    def click(self, css):
+        element = self.find(css)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+        return element
+
+    def type(self, css, text, clear=True):
+        element = self.find(css)
+        if clear:
+            element.clear()
+        element.send_keys(text)
+        return element
+
+    def choose(self, css, value):
+        Select(self.find(css)).select_by_value(value)
+
+    def go(self, hash_path):
+        self.driver.execute_script("location.hash = arguments[0]", hash_path)
+
+    def shot(self, name, show=None):
+        """Screenshots at 1280x800 and at a phone's 390x844, with the element `show` (CSS) scrolled into view;
+        checks that neither width scrolls sideways."""
+        self.count += 1
+        for width, height in SIZES:
+            self.resize(width, height)
+            time.sleep(0.2)  # layout after a resize; nothing is asserted on it but the overflow below
+            if show:
+                self.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'start'})", show)
+            path = os.path.join(self.screenshots, f"{self.test}-{self.count:02d}-{name}-{width}x{height}.png")
+            self.driver.save_screenshot(path)
+            overflow = self.driver.execute_script(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 1, f"{name}: the page is {overflow}px wider than a {width}px window"
+        self.resize(*SIZES[0])
+
+    def resize(self, width, height):
+        """Makes the page's viewport (not the window, which has the browser's own bars) width x height."""
+        self.driver.set_window_size(width, height)
+        inner = self.driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        self.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+
+    def sign_in(self, key):
+        self.open()
+        self.type("#api-key", key)
+        self.click("#sign-in-button")
+        self.find("#sign-out")
+        assert key not in self.driver.current_url
+
+    def script_errors(self):
+        """Console errors that mean a broken page: uncaught exceptions and blocked content (CSP)."""
+        return [entry["message"] for entry in self.driver.get_log("browser")
+                if entry["level"] == "SEVERE" and ("Uncaught" in entry["message"] or "Content Security Policy" in entry["message"])]
+
+    def close(self):
+        self.driver.quit()
+
+
+# The recipe, built through the UI.
+
+def add_condition(browser, name, expression):
+    browser.click("#add-condition")
+    browser.type("#cond-name", name)
+    browser.type("#cond-expression", expression)
+    browser.find("#expression-ok")
+    browser.click("#cond-save")
+    browser.wait(lambda: browser.absent("dialog"))
+    browser.find(f'[data-condition="{name}"]')
+
+
+def add_parameter(browser, key, value_type, default, group=None, description=None, conditional=()):
+    browser.click("#add-parameter")
+    browser.type("#param-key", key)
+    browser.choose("#param-type", value_type)
+    if description:
+        browser.type("#param-description", description)
+    if group:
+        browser.type("#param-group", group)
+    if value_type == "BOOLEAN":
+        browser.choose("#param-default-value", default)
+    else:
+        browser.type("#param-default-value", default)
+    for condition, value in conditional:
+        browser.choose("#param-add-condition", condition)
+        browser.click("#param-add-conditional")
+        row = f'#param-conditional-values [data-condition="{condition}"]'
+        if value_type == "BOOLEAN":
+            browser.choose(f"{row} select", value)
+        else:
+            browser.type(f"{row} input", value)
+    browser.click("#param-save")
+    browser.wait(lambda: browser.absent("dialog"))
+    browser.find(f'li.param[data-key="{key}"]')
+
+
+def publish(browser, description):
+    browser.click("#publish")
+    browser.type("#publish-description", description)
+    browser.click("#publish-confirm")
+    browser.wait_text("#draft-notice", "Published version")
+
+
+def preview(browser, platform, version):
+    browser.choose("#preview-platform", platform)
+    browser.type("#preview-app-version", version)
+    browser.click("#preview-button")
+    browser.wait_text("#preview-state", "State UPDATE")
+    rows = browser.driver.find_elements(By.CSS_SELECTOR, "#preview-parameters tbody tr")
+    answer = {row.get_attribute("data-key"): (row.find_element(By.CSS_SELECTOR, ".value").text,
+                                              row.find_element(By.CSS_SELECTOR, ".why").text) for row in rows}
+    truths = {item.get_attribute("data-condition"): item.get_attribute("data-truth")
+              for item in browser.driver.find_elements(By.CSS_SELECTOR, "#preview-conditions li")}
+    return answer, truths
+
+
+def fetch(base, key, platform, version):
+    status, _, body = call("POST", base + "/v1/projects/shop-app/remoteConfig:fetch",
+                           {"appInstanceId": "browser-test", "platform": platform, "appVersion": version},
+                           {"X-API-Key": key})
+    assert status == 200, (status, body)
+    return json.loads(body)
+
+
+def test_force_update_recipe(browser, base):
+    browser.sign_in(TOKEN)
+    browser.shot("projects-empty")
+    browser.type("#new-project-id", "shop-app")
+    browser.type("#new-project-name", "Shop")
+    browser.click("#create-project button[type=submit]")
+    browser.find("#add-parameter")
+    browser.go("#/projects/shop-app/conditions")
+
+    # The expression is checked while it is typed; a parse error points at the character.
+    browser.click("#add-condition")
+    browser.type("#cond-name", "iOS below 2.0.0")
+    browser.type("#cond-expression", "device.os == 'ios' && app.version.<(['2.0.0')")
+    browser.find("#expression-error")
+    caret = browser.text("#expression-caret")
+    assert caret.splitlines()[-1].endswith("^"), caret
+    browser.shot("condition-parse-error")
+    browser.type("#cond-expression", IOS_OLD)
+    browser.find("#expression-ok")
+    browser.click("#cond-save")
+    browser.wait(lambda: browser.absent("dialog"))
+    add_condition(browser, "exactly 1.1.4", EXACT)
+    browser.shot("conditions")
+
+    browser.go("#/projects/shop-app/parameters")
+    add_parameter(browser, "require_force_update", "BOOLEAN", "false", group="force_update",
+                  description="Block the app until it is updated",
+                  conditional=[("iOS below 2.0.0", "true"), ("exactly 1.1.4", "true")])
+    add_parameter(browser, "current_version", "STRING", "2.1.0", group="force_update")
+    add_parameter(browser, "app_store_url", "STRING", "https://apps.apple.com/app/id123456789", group="force_update")
+    browser.wait_text("#draft-state", "unpublished change")
+    # Nothing is live before Publish.
+    assert json.loads(call("GET", base + "/v1/projects/shop-app/remoteConfig", None, ADMIN)[2])["parameters"] == {}
+    # The search narrows the list.
+    browser.type("#search", "store_url")
+    browser.wait(lambda: browser.absent('li.param[data-key="current_version"]'))
+    browser.find('li.param[data-key="app_store_url"]')
+    browser.shot("parameters-search")
+    browser.type("#search", Keys.BACKSPACE * 20, clear=False)
+    browser.find('li.param[data-key="current_version"]')
+    browser.shot("parameters-draft")
+    publish(browser, "Force update for old iOS")
+    browser.wait_text("#draft-state", "matches the published template")
+    browser.shot("published")
+
+    browser.go("#/projects/shop-app/preview")
+    answer, truths = preview(browser, "IOS", "1.1.4")
+    assert answer["require_force_update"] == ("true", "condition iOS below 2.0.0"), answer
+    assert truths == {"iOS below 2.0.0": "true", "exactly 1.1.4": "true"}, truths
+    browser.shot("preview-1.1.4", show="#preview-result")
+    answer, truths = preview(browser, "IOS", "2.1.0")
+    assert answer["require_force_update"] == ("false", "default value"), answer
+    assert answer["current_version"] == ("2.1.0", "default value"), answer
+    assert truths == {"iOS below 2.0.0": "false", "exactly 1.1.4": "false"}, truths
+    browser.shot("preview-2.1.0", show="#preview-result")
+
+    # A second version, to diff and roll back.
+    browser.go("#/projects/shop-app/parameters")
+    browser.click('li.param[data-key="current_version"] button.edit')
+    browser.type("#param-default-value", "2.2.0")
+    browser.click("#param-save")
+    browser.wait(lambda: browser.absent("dialog"))
+    publish(browser, "Current version 2.2.0")
+
+    browser.go("#/projects/shop-app/history")
+    browser.wait_text("#versions", "Current version 2.2.0")
+    first = browser.text('#versions tr[data-version="1"]')
+    assert "Force update for old iOS" in first and "update · API" in first, first
+    browser.choose("#diff-from", "1")
+    browser.choose("#diff-to", "2")
+    browser.click("#compare-button")
+    browser.wait_text("#diff", "current_version")
+    diff = browser.text("#diff")
+    assert "defaultValue: 2.1.0 → 2.2.0" in diff, diff
+    browser.shot("history-diff", show="#diff")
+    browser.click('#versions tr[data-version="1"] button.rollback')
+    browser.find("dialog")
+    browser.shot("rollback-confirm")
+    browser.click("dialog button.danger")
+    browser.wait_text("#history-notice", "version 3 is a copy of version 1")
+    assert "rollback to version 1" in browser.text('#versions tr[data-version="3"]')
+    browser.shot("rolled-back")
+
+    # What the console shows is what an app gets: a client key made in the console, then a real fetch.
+    browser.go("#/keys")
+    browser.type("#key-name", "ios app")
+    browser.choose("#key-role", "client")
+    browser.choose("#key-project", "shop-app")
+    browser.click("#create-key-button")
+    secret = browser.find("#new-key-secret").get_attribute("value")
+    assert secret, "no key shown"
+    browser.shot("key-created")
+    browser.go("#/projects/shop-app/parameters")
+    browser.find('li.param[data-key="current_version"]')
+    shown = browser.text('li.param[data-key="current_version"] .value.default')
+    assert shown == "2.1.0", shown
+    new = fetch(base, secret, "IOS", "2.1.0")
+    assert new["templateVersion"] == "3" and new["entries"] == {
+        "require_force_update": "false", "current_version": shown,
+        "app_store_url": "https://apps.apple.com/app/id123456789"}, new
+    old = fetch(base, secret, "IOS", "1.1.4")
+    assert old["entries"]["require_force_update"] == "true", old
+    browser.go("#/projects/shop-app/audit")
+    browser.wait_text("#audit", "publish")
+    browser.shot("audit")
+
+
+def seed(base, project):
+    """A project with a published template, through the API."""
+    call("POST", base + "/v1/projects", {"projectId": project}, ADMIN)
+    template = {"conditions": [{"name": "ios_old", "expression": IOS_OLD}],
+                "parameters": {"require_force_update": {"defaultValue": {"value": "false"}, "valueType": "BOOLEAN",
+                                                        "conditionalValues": {"ios_old": {"value": "true"}}}}}
+    status, _, body = call("PUT", base + f"/v1/projects/{project}/remoteConfig", template, dict(ADMIN, **{"If-Match": "*"}))
+    assert status == 200, body
+
+
+def new_key(base, role, project=None):
+    status, _, body = call("POST", base + "/v1/apiKeys", {"role": role, "project": project, "displayName": f"{role} test"}, ADMIN)
+    assert status == 201, body
+    return json.loads(body)["key"]
+
+
+def test_viewer_sees_no_edit_controls(browser, base):
+    seed(base, "viewer-app")
+    browser.sign_in(new_key(base, "viewer", "viewer-app"))
+    assert "viewer" in browser.text("#role")
+    assert browser.absent('a[href="#/keys"]'), "a viewer sees the keys page"
+    browser.click('a[href="#/projects/viewer-app/parameters"]')
+    browser.find('li.param[data-key="require_force_update"]')
+    browser.find("#read-only")
+    for css in ("#add-parameter", "#publish", "#discard-draft", "button.edit", "button.delete"):
+        assert browser.absent(css), f"a viewer sees {css}"
+    browser.shot("parameters")
+    browser.go("#/projects/viewer-app/conditions")
+    browser.find('[data-condition="ios_old"]')
+    assert browser.absent("#add-condition") and not browser.driver.find_elements(By.CSS_SELECTOR, "#conditions button")
+    browser.go("#/projects/viewer-app/history")
+    browser.find('#versions tr[data-version="1"]')
+    assert browser.absent("button.rollback")
+    browser.shot("history")
+    # Preview works for a viewer.
+    browser.go("#/projects/viewer-app/preview")
+    answer, _ = preview(browser, "IOS", "1.0.0")
+    assert answer["require_force_update"] == ("true", "condition ios_old"), answer
+
+
+def test_conflicting_edit_from_second_tab(browser, base):
+    seed(base, "conflict-app")
+    key = new_key(base, "editor", "conflict-app")
+    browser.sign_in(key)
+    first = browser.driver.current_window_handle
+    browser.go("#/projects/conflict-app/parameters")
+    browser.find('li.param[data-key="require_force_update"]')
+    # A second tab: its own sign-in (the key is kept per tab), then an edit there.
+    browser.driver.switch_to.new_window("tab")
+    browser.open()
+    assert browser.find("#api-key"), "a new tab is signed in without a key"
+    browser.sign_in(key)
+    browser.go("#/projects/conflict-app/parameters")
+    add_parameter(browser, "from_second_tab", "STRING", "hello")
+    browser.driver.switch_to.window(first)
+    # The first tab still holds the old draft: its edit is refused and explained.
+    browser.click('li.param[data-key="require_force_update"] button.edit')
+    browser.type("#param-description", "edited in the first tab")
+    browser.click("#param-save")
+    browser.wait_text("#draft-notice", "Someone else saved this draft")
+    browser.shot("conflict")
+    browser.click("#conflict-reload")
+    browser.find('li.param[data-key="from_second_tab"]')
+    assert "edited in the first tab" not in browser.text("#parameters")
+    # Deleting, after a confirmation.
+    browser.click('li.param[data-key="from_second_tab"] button.delete')
+    browser.click("dialog button.danger")
+    browser.wait(lambda: browser.absent('li.param[data-key="from_second_tab"]'))
+    browser.go("#/projects/conflict-app/conditions")
+    browser.click('[data-condition="ios_old"] button.link')
+    dialog = browser.text("dialog")
+    assert "require_force_update" in dialog, dialog
+    browser.click("dialog button.danger")
+    browser.wait_text("#conditions", "No conditions yet")
+    # Someone publishes while this draft is open: publishing it is refused, explained, and can be forced.
+    status, _, body = call("PUT", base + "/v1/projects/conflict-app/remoteConfig",
+                           {"parameters": {"published_elsewhere": {"defaultValue": {"value": "x"}}}},
+                           dict(ADMIN, **{"If-Match": "*"}))
+    assert status == 200, body
+    browser.click("#publish")
+    browser.type("#publish-description", "Remove ios_old")
+    browser.click("#publish-confirm")
+    browser.wait_text("#draft-notice", "Someone published a new version")
+    browser.shot("publish-conflict")
+    browser.click("#conflict-force")
+    browser.type("#publish-description", "Remove ios_old anyway")
+    browser.click("#publish-confirm")
+    browser.wait_text("#draft-notice", "Published version 3")
+    published = json.loads(call("GET", base + "/v1/projects/conflict-app/remoteConfig", None, ADMIN)[2])
+    assert published["conditions"] == [] and "published_elsewhere" not in published["parameters"], published
+
+
+def test_keyboard_only(browser, base):
+    seed(base, "keys-app")
+    browser.open()
+    active = lambda: browser.driver.switch_to.active_element  # noqa: E731
+    browser.wait(lambda: active().get_attribute("id") == "api-key", message="the key field is not focused at start")
+    active().send_keys(TOKEN + Keys.ENTER)
+    browser.find("#sign-out")
+    browser.go("#/projects/keys-app/parameters")
+    browser.find('li.param[data-key="require_force_update"]')
+    # Every control of the page is reached with Tab, in order, and every field has a label.
+    focusable = browser.driver.execute_script("""
+        return [...document.querySelectorAll('a[href], button, input, select, textarea')]
+            .filter(e => !e.disabled && e.offsetParent !== null).length""")
+    browser.driver.execute_script("document.activeElement && document.activeElement.blur()")
+    seen = set()
+    for _ in range(focusable + 5):
+        active().send_keys(Keys.TAB)
+        seen.add(browser.driver.execute_script("""
+            const e = document.activeElement;
+            return [...document.querySelectorAll('a[href], button, input, select, textarea')].indexOf(e)"""))
+    reachable = browser.driver.execute_script("""
+        return [...document.querySelectorAll('a[href], button, input, select, textarea')]
+            .map((e, i) => [i, !e.disabled && e.offsetParent !== null]).filter(p => p[1]).map(p => p[0])""")
+    missing = set(reachable) - seen
+    assert not missing, f"controls Tab never reaches: {missing}"
+    # Add a parameter with the keyboard only: focus the button, Enter, type and Tab through the form.
+    browser.find("#add-parameter").send_keys(Keys.ENTER)
+    browser.wait(lambda: active().get_attribute("id") == "param-key", message="the form does not focus its first field")
+    active().send_keys("typed_by_keyboard")
+    order = []
+    for _ in range(12):
+        active().send_keys(Keys.TAB)
+        element = active()
+        order.append(element.get_attribute("id") or element.text)
+        if element.tag_name in ("input", "select", "textarea"):
+            labelled = browser.driver.execute_script(
+                "return arguments[0].labels.length > 0 || !!arguments[0].getAttribute('aria-label')", element)
+            assert labelled, f"{element.get_attribute('id')} has no label"
+        if element.get_attribute("id") == "param-default-value":
+            element.send_keys("from the keyboard")
+    assert "param-type" in order and "param-description" in order and "param-default-value" in order, order
+    browser.shot("keyboard-form")
+    # Enter in a text field submits the form.
+    browser.find("#param-default-value").send_keys(Keys.ENTER)
+    browser.find('li.param[data-key="typed_by_keyboard"]')
+    # Escape closes a dialog.
+    browser.find("#add-parameter").send_keys(Keys.ENTER)
+    browser.find("#param-key")
+    active().send_keys(Keys.ESCAPE)
+    browser.wait(lambda: browser.absent("dialog"))
+
+
+def test_sign_out_forgets_the_key(browser, base):
+    browser.sign_in(TOKEN)
+    assert browser.driver.execute_script("return Object.values(sessionStorage).includes(arguments[0])", TOKEN)
+    browser.shot("signed-in")
+    browser.click("#sign-out")
+    browser.find("#api-key")
+    assert browser.driver.execute_script("return sessionStorage.length") == 0
+    browser.driver.refresh()
+    browser.find("#api-key")
+    # A wrong key is refused with the server's reason.
+    browser.type("#api-key", "rc_admin_notAKey")
+    browser.click("#sign-in-button")
+    browser.wait_text("#sign-in-feedback", "Not signed in")
+    browser.shot("refused")
+
+
+def test_change_request_approved_by_another_key(browser, base):
+    seed(base, "cr-app")
+    status, _, body = call("PATCH", base + "/v1/projects/cr-app", {"requireApproval": True, "approvalsRequired": 1}, ADMIN)
+    assert status == 200, body
+    alice, bob = new_key(base, "editor", "cr-app"), new_key(base, "editor", "cr-app")
+    browser.sign_in(alice)
+    browser.go("#/projects/cr-app/parameters")
+    add_parameter(browser, "from_request", "STRING", "reviewed")
+    # A direct publish is refused: the console says why and leads to the change requests.
+    browser.click("#publish")
+    browser.type("#publish-description", "direct")
+    browser.click("#publish-confirm")
+    browser.wait_text("#draft-notice", "only through approved change requests")
+    browser.click("#to-changes")
+    browser.click("#cr-propose")
+    browser.type("#cr-description", "Add from_request")
+    browser.click("#cr-propose-confirm")
+    browser.wait_text("#cr-notice", "Opened change request")
+    browser.wait_text("#cr-card", "OPEN")
+    assert "from_request" in browser.text("#diff")
+    # Its author cannot approve it.
+    browser.click("#cr-approve")
+    browser.click("#cr-comment-confirm")
+    browser.wait_text("#cr-notice", "author")
+    browser.shot("proposed")
+    browser.click("#sign-out")
+    browser.sign_in(bob)
+    browser.go("#/projects/cr-app/changes")
+    browser.click("#change-requests button.show")
+    browser.click("#cr-approve")
+    browser.type("#cr-comment", "looks right")
+    browser.click("#cr-comment-confirm")
+    browser.wait_text("#cr-card", "APPROVED")
+    assert "looks right" in browser.text("#cr-approvals")
+    browser.click("#cr-publish")
+    browser.wait_text("#cr-card", "PUBLISHED")
+    browser.shot("published")
+    published = json.loads(call("GET", base + "/v1/projects/cr-app/remoteConfig", None, ADMIN)[2])
+    assert published["parameters"]["from_request"]["defaultValue"] == {"value": "reviewed"}, published
+    assert published["version"]["updateOrigin"] == "CHANGE_REQUEST", published["version"]
+
+
+TESTS = [test_force_update_recipe, test_viewer_sees_no_edit_controls, test_conflicting_edit_from_second_tab,
+         test_change_request_approved_by_another_key, test_keyboard_only, test_sign_out_forgets_the_key]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=DEBUG_BINARY)
+    parser.add_argument("--screenshots", default=os.path.join(HERE, "..", "..", ".build", "console-screenshots"))
+    parser.add_argument("-k", default="")
+    options = parser.parse_args()
+    shutil.rmtree(options.screenshots, ignore_errors=True)
+    os.makedirs(options.screenshots)
+    server, base, data_dir = start_server(options.binary, "rc-console-")
+    passed, failed = 0, 0
+    try:
+        for test in TESTS:
+            if options.k not in test.__name__:
+                continue
+            name = test.__name__.removeprefix("test_")
+            browser = Browser(base, name, options.screenshots)
+            try:
+                test(browser, base)
+                errors = browser.script_errors()
+                assert not errors, f"script errors: {errors}"
+                passed += 1
+                print(f"✔ {name}", flush=True)
+            except (AssertionError, TimeoutException, Exception):
+                failed += 1
+                print(f"✘ {name}", flush=True)
+                traceback.print_exc()
+                try:
+                    browser.driver.save_screenshot(os.path.join(options.screenshots, f"{name}-FAILED.png"))
+                    print("  browser log:", [e["message"] for e in browser.driver.get_log("browser")][-10:])
+                except Exception:
+                    pass
+            finally:
+                browser.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except Exception:
+            server.kill()
+        shutil.rmtree(data_dir, ignore_errors=True)
+    print(f"screenshots in {os.path.abspath(options.screenshots)}")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
