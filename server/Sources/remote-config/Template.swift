@@ -188,7 +188,7 @@ struct Template: AsyncParsableCommand {
                     do {
                         value = try JSONValue(parsing: context)
                     } catch {
-                        throw CommandFailure(.usage, "--context is not valid JSON: \(error.message)")
+                        throw CommandFailure(.usage, "--context is not valid JSON: \(error)")
                     }
                 }
                 let answer = try await connection.client().evaluate(
