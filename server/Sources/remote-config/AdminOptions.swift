@@ -148,6 +148,8 @@ struct Table {
                 let isLast = index == cells.count - 1
                 line += isLast ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
             }
+            // An empty last cell would leave the padding of the one before it.
+            while line.hasSuffix(" ") { line.removeLast() }
             return line
         }
         return ([format(headers)] + rows.map(format)).joined(separator: "\n")

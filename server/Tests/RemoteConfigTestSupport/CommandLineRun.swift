@@ -14,8 +14,10 @@ public struct CommandLineRun: Sendable, CustomStringConvertible {
 
     /// Runs `remote-config arguments` with `environment` added to a copy of ours without `RC_*`, and waits for
     /// it to exit. stderr is a file, not a terminal, as in CI.
+    /// `executable` runs something else (a wrapper such as `script`) in the same way.
     public static func run(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60),
+        executable: String = ServerProcess.executable
     ) async throws -> CommandLineRun {
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RC_") }
         merged.merge(environment) { $1 }
@@ -25,7 +27,7 @@ public struct CommandLineRun: Sendable, CustomStringConvertible {
             unlink(base + ".err")
         }
         let pid = try ProcessRunner.spawn(
-            [ServerProcess.executable] + arguments, outputPath: base + ".out", errorPath: base + ".err",
+            [executable] + arguments, outputPath: base + ".out", errorPath: base + ".err",
             environment: merged)
         let deadline = ContinuousClock.now + timeout
         var status: Int32?

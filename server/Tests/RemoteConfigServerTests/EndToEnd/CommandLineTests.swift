@@ -279,7 +279,7 @@ import Testing
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(runs.filter { $0.status == 0 }.count == 1, "\(runs)")
+        #expect(runs.filter { $0.status == 0 }.count == 1, "\(runs)\n--- server\n\(fixture.server.output)")
         #expect(runs.filter { $0.status == 3 }.count == count - 1, "\(runs)")
         #expect(Self.version(try await fixture.published("shop-app")) == "1")
     }
@@ -354,6 +354,25 @@ import Testing
         #expect(run.status == 6, "\(run)")
     }
 
+    /// The server runs but its database is gone: 503, which a CI step reads as "server down" (5), as it reads
+    /// a refused connection.
+    @Test func aServerWithoutItsDatabaseExitsFive() async throws {
+        let cluster = try await PrivateCluster.start()
+        defer { cluster.destroy() }
+        let server = try ServerProcess(
+            ["serve", "--port", "0", "--database-url", ServeCommandTests.urlText(cluster.url)],
+            environment: ["RC_ADMIN_TOKEN": Self.token])
+        let port = try await server.waitUntilListening()
+        let environment = ["RC_SERVER": "http://127.0.0.1:\(port)", "RC_TOKEN": Self.token]
+        Self.expectOK(try await CommandLineRun.run(["projects", "create", "shop-app"], environment: environment))
+        cluster.embedded.stopImmediately()
+        let run = try await CommandLineRun.run(["template", "versions", "-p", "shop-app"], environment: environment)
+        #expect(run.status == 5, "\(run)")
+        #expect(run.stderr.hasPrefix("remote-config: error: "), "\(run)")
+        #expect(run.stderr.contains("try again shortly"), "\(run)")
+        await server.stop()
+    }
+
     @Test func longWalksShowProgressOnATerminal() async throws {
         let fixture = try await Fixture()
         defer { Task { await fixture.stop() } }
@@ -371,6 +390,19 @@ import Testing
         Self.expectOK(run)
         #expect(run.stdout.split(separator: "\n").count == 303, "a header and every version")
         #expect(run.stderr.contains("reading versions of shop-app: 300 so far (page 1)…"), "\(run.stderr)")
+        // On a real terminal (util-linux `script` gives the command a pseudo-terminal) without RC_PROGRESS.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
+            let transcript = fixture.path("typescript")
+            let command = "\(ServerProcess.executable) template versions -p shop-app > \(fixture.path("versions.txt"))"
+            let script = try await CommandLineRun.run(
+                ["-qec", command, transcript], environment: ["RC_SERVER": fixture.base, "RC_TOKEN": Self.token],
+                executable: "/usr/bin/script")
+            Self.expectOK(script)
+            let terminal = try String(contentsOfFile: transcript, encoding: .utf8)
+            #expect(terminal.contains("reading versions of shop-app: 300 so far (page 1)…"), "\(terminal)")
+            let listed = try String(contentsOfFile: fixture.path("versions.txt"), encoding: .utf8)
+            #expect(listed.split(separator: "\n").count == 303)
+        }
         let limited = try await fixture.cli("template", "versions", "-p", "shop-app", "--limit", "5", "--json")
         Self.expectOK(limited)
         let object = try JSONSerialization.jsonObject(with: Data(limited.stdout.utf8)) as? [String: Any] ?? [:]
