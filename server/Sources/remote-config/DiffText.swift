@@ -84,7 +84,9 @@ enum DiffText {
                 lines.append(
                     "group: \(before.text("parameterGroup").orNone) → \(after.text("parameterGroup").orNone)")
             default:
-                lines.append("other fields: \(rest(before, known: knownParameterFields)) → \(rest(after, known: knownParameterFields))")
+                lines.append(
+                    "other fields: \(rest(before, known: knownParameterFields)) → \(rest(after, known: knownParameterFields))"
+                )
             }
         }
         return lines
@@ -97,7 +99,8 @@ enum DiffText {
             case "tagColor": return "tagColor: \(before.text("tagColor").orNone) → \(after.text("tagColor").orNone)"
             case "position": return "moved in the evaluation order"
             default:
-                return "other fields: \(rest(before, known: knownConditionFields)) → \(rest(after, known: knownConditionFields))"
+                return
+                    "other fields: \(rest(before, known: knownConditionFields)) → \(rest(after, known: knownConditionFields))"
             }
         }
     }

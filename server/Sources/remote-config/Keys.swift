@@ -7,10 +7,10 @@ struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List, create and revoke API keys (admin key).",
         discussion: helpText(
-                [],
-                "remote-config keys create --role client --project my-app --name \"iOS app\"",
-                "remote-config keys list",
-                "remote-config keys revoke apiKeys/8f2c…"),
+            [],
+            "remote-config keys create --role client --project my-app --name iOS",
+            "remote-config keys list",
+            "remote-config keys revoke apiKeys/8f2c…"),
         subcommands: [List.self, Create.self, Revoke.self])
 
     struct List: AsyncParsableCommand {
@@ -42,9 +42,11 @@ struct Keys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a key; its secret is printed this once.",
             discussion: helpText(
-                    ["A client key belongs to one project (--project is required); other roles without --project act on every project."],
-                    "remote-config keys create --role editor --project my-app --name CI",
-                    "remote-config keys create --role client -p my-app --json | jq -r .key"))
+                [
+                    "A client key belongs to one project (--project is required); other roles without --project act on every project."
+                ],
+                "remote-config keys create --role editor --project my-app --name CI",
+                "remote-config keys create --role client -p my-app --json | jq -r .key"))
 
         @OptionGroup var connection: ConnectionOptions
 

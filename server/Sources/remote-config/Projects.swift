@@ -7,9 +7,9 @@ struct Projects: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List and create projects.",
         discussion: helpText(
-                [],
-                "remote-config projects create my-app --name \"My App\"",
-                "remote-config projects list"),
+            [],
+            "remote-config projects create my-app --name \"My App\"",
+            "remote-config projects list"),
         subcommands: [List.self, Create.self])
 
     struct List: AsyncParsableCommand {

@@ -8,10 +8,12 @@ struct Template: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read, check, publish and roll back a project's template.",
         discussion: helpText(
-                ["The template lives in a file beside the app: pull it with `get -o`, edit it, review it, then `validate`, `diff` and `publish`. Publishing refuses (exit 3) when someone published since the file was pulled."],
-                "remote-config template get -p my-app -o config.json",
-                "remote-config template diff -p my-app --from 7 config.json",
-                "remote-config template publish -p my-app config.json --description \"Raise max_items\""),
+            [
+                "The template lives in a file beside the app: pull it with `get -o`, edit it, review it, then `validate`, `diff` and `publish`. Publishing refuses (exit 3) when someone published since the file was pulled."
+            ],
+            "remote-config template get -p my-app -o config.json",
+            "remote-config template diff -p my-app --from 7 config.json",
+            "remote-config template publish -p my-app config.json --description v8"),
         subcommands: [
             Get.self, Validate.self, Publish.self, Versions.self, Diff.self, Rollback.self, Defaults.self,
             Preview.self, Set.self,
@@ -21,9 +23,9 @@ struct Template: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print or save the published template (or version N) with its version.",
             discussion: helpText(
-                    ["The file keeps the `version` it was pulled at; `publish` uses it to refuse overwriting a newer one."],
-                    "remote-config template get -p my-app -o config.json",
-                    "remote-config template get -p my-app --version 5"))
+                ["The file keeps the `version` it was pulled at; `publish` uses it to refuse overwriting a newer one."],
+                "remote-config template get -p my-app -o config.json",
+                "remote-config template get -p my-app --version 5"))
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var project: ProjectOption
@@ -39,7 +41,8 @@ struct Template: AsyncParsableCommand {
                 let answer = try await connection.client().template(project: project.project, version: version)
                 try TemplateFileIO.write(answer.template, to: output)
                 if let output, output != "-" {
-                    let what = answer.versionNumber.map { "version \($0)" } ?? "the empty template (nothing published yet)"
+                    let what =
+                        answer.versionNumber.map { "version \($0)" } ?? "the empty template (nothing published yet)"
                     Output.note("Wrote \(what) of \(project.project) to \(output).")
                 }
             }
@@ -50,8 +53,8 @@ struct Template: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List published versions, newest first.",
             discussion: helpText(
-                    ["Walks every page of the history (progress on stderr when it is a terminal) unless --limit stops it."],
-                    "remote-config template versions -p my-app --limit 10"))
+                ["Walks every page of the history (progress on stderr when it is a terminal) unless --limit stops it."],
+                "remote-config template versions -p my-app --limit 10"))
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var project: ProjectOption
@@ -80,7 +83,8 @@ struct Template: AsyncParsableCommand {
                     token = page.nextPageToken
                     pages += 1
                     if token != nil {
-                        progress.update("reading versions of \(project.project): \(versions.count) so far (page \(pages))…")
+                        progress.update(
+                            "reading versions of \(project.project): \(versions.count) so far (page \(pages))…")
                     }
                 } while token != nil && versions.count < (limit ?? Int.max)
                 progress.finish()
@@ -89,7 +93,9 @@ struct Template: AsyncParsableCommand {
                     if let token { object["nextPageToken"] = .string(token) }
                     return Output.json(object)
                 }
-                if versions.isEmpty { return Output.line("No versions: nothing has been published to \(project.project).") }
+                if versions.isEmpty {
+                    return Output.line("No versions: nothing has been published to \(project.project).")
+                }
                 var table = Table("VERSION", "PUBLISHED", "BY", "ORIGIN", "TYPE", "DESCRIPTION")
                 for version in versions {
                     var type = version.text("updateType")
@@ -118,7 +124,8 @@ struct Template: AsyncParsableCommand {
 
         func run() async throws {
             try await runAdmin {
-                let answer = try await connection.client().rollback(project: project.project, to: version, origin: commandLineOrigin)
+                let answer = try await connection.client().rollback(
+                    project: project.project, to: version, origin: commandLineOrigin)
                 if connection.json { return Output.json(answer.template) }
                 let number = answer.versionNumber.map(String.init) ?? "?"
                 Output.line("Rolled \(project.project) back to version \(version): published as version \(number).")
@@ -130,9 +137,9 @@ struct Template: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Download the in-app defaults file: JSON, an Apple property list, or Android XML.",
             discussion: helpText(
-                    [],
-                    "remote-config template defaults -p my-app --format plist -o Defaults.plist",
-                    "remote-config template defaults -p my-app --format xml -o defaults.xml"))
+                [],
+                "remote-config template defaults -p my-app --format plist -o D.plist",
+                "remote-config template defaults -p my-app --format xml -o defaults.xml"))
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
             case json, plist, xml
@@ -151,7 +158,9 @@ struct Template: AsyncParsableCommand {
             try await runAdmin {
                 let bytes = try await connection.client().defaults(project: project.project, format: format.rawValue)
                 try TemplateFileIO.write(bytes, to: output)
-                if let output, output != "-" { Output.note("Wrote the \(format.rawValue) defaults of \(project.project) to \(output).") }
+                if let output, output != "-" {
+                    Output.note("Wrote the \(format.rawValue) defaults of \(project.project) to \(output).")
+                }
             }
         }
     }
@@ -160,9 +169,9 @@ struct Template: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show what an app with this context would get, and why.",
             discussion: helpText(
-                    ["The context is a fetch body (appInstanceId may be left out). Nothing is stored."],
-                    "remote-config template preview -p my-app --context '{\"platform\": \"IOS\", \"appVersion\": \"1.9.9\"}'",
-                    "remote-config template preview -p my-app --version draft --context @ctx.json"))
+                ["The context is a fetch body (appInstanceId may be left out). Nothing is stored."],
+                "remote-config template preview -p my-app --context '{\"platform\": \"IOS\"}'",
+                "remote-config template preview -p my-app --version 7 --context @ctx.json"))
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var project: ProjectOption

@@ -7,9 +7,11 @@ extension Template {
         static let configuration = CommandConfiguration(
             abstract: "Show what changed between two versions, or between a version and a template file.",
             discussion: helpText(
-                    ["Parameters and conditions added (+), removed (-) and changed (~), with each changed value before and after. Without --to or a file, compares with the published version."],
-                    "remote-config template diff -p my-app --from 7 config.json",
-                    "remote-config template diff -p my-app --from 5 --to 7"))
+                [
+                    "Parameters and conditions added (+), removed (-) and changed (~), with each changed value before and after. Without --to or a file, compares with the published version."
+                ],
+                "remote-config template diff -p my-app --from 7 config.json",
+                "remote-config template diff -p my-app --from 5 --to 7"))
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var project: ProjectOption
@@ -25,7 +27,9 @@ extension Template {
 
         func validate() throws {
             if to != nil, file != nil { throw ValidationError("give --to or a file, not both") }
-            if let to, to != "draft", Int64(to) == nil { throw ValidationError("--to must be a version number or draft") }
+            if let to, to != "draft", Int64(to) == nil {
+                throw ValidationError("--to must be a version number or draft")
+            }
         }
 
         func run() async throws {

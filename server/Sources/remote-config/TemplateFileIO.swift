@@ -18,7 +18,8 @@ enum TemplateFileIO {
             value = try JSONValue(parsing: bytes)
         } catch {
             let (line, column) = TemplateFile.position(of: error.offset, in: bytes)
-            throw CommandFailure(.invalid, "\(path) is not valid JSON: \(error.message) (line \(line), column \(column))")
+            throw CommandFailure(
+                .invalid, "\(path) is not valid JSON: \(error.message) (line \(line), column \(column))")
         }
         guard let object = value.objectValue else {
             throw CommandFailure(.invalid, "\(path) is not a template: it is a JSON \(value.typeName), not an object")

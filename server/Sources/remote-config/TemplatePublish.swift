@@ -11,8 +11,10 @@ extension Template {
         static let configuration = CommandConfiguration(
             abstract: "Check a template file as a publish would, and show what publishing it would change.",
             discussion: helpText(
-                    ["The server checks the file exactly as a publish does and stores nothing. Exit 2 when it is invalid, with every problem and the field at fault. A note on stderr says when the file was pulled at an older version than the published one (publish would then refuse it)."],
-                    "remote-config template validate -p my-app config.json"))
+                [
+                    "The server checks the file exactly as a publish does and stores nothing. Exit 2 when it is invalid, with every problem and the field at fault. A note on stderr says when the file was pulled at an older version than the published one (publish would then refuse it)."
+                ],
+                "remote-config template validate -p my-app config.json"))
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var project: ProjectOption
@@ -47,7 +49,12 @@ extension Template {
                     Output.line("Publishing it would change, against \(against):")
                     Output.line(DiffText.render(diff.jsonObject))
                 }
-                if stale { Output.note(StaleFile.explanation(file: file, fileVersion: fileVersion, published: published.versionNumber, project: project.project)) }
+                if stale {
+                    Output.note(
+                        StaleFile.explanation(
+                            file: file, fileVersion: fileVersion, published: published.versionNumber,
+                            project: project.project))
+                }
             }
         }
     }
@@ -56,8 +63,10 @@ extension Template {
         static let configuration = CommandConfiguration(
             abstract: "Publish a template file as the next version, never over a version published meanwhile.",
             discussion: helpText(
-                    ["The file's `version.versionNumber` must still be the published version (exit 3 otherwise: someone published since it was pulled); a file without a version publishes only onto an empty project. --force publishes anyway. The publish carries the ETag it checked, so a publish that lands in between is refused too. On success the file's `version` becomes the new version, so the next edit publishes over it (commit it back)."],
-                    "remote-config template publish -p my-app config.json --description \"Raise max_items to 20\""))
+                [
+                    "The file's `version.versionNumber` must still be the published version (exit 3 otherwise: someone published since it was pulled); a file without a version publishes only onto an empty project. --force publishes anyway. The publish carries the ETag it checked, so a publish that lands in between is refused too. On success the file's `version` becomes the new version, so the next edit publishes over it (commit it back)."
+                ],
+                "remote-config template publish -p my-app config.json --description v8"))
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var project: ProjectOption
@@ -100,13 +109,15 @@ extension Template {
                 } catch AdminClientError.server(let error) where error.code == 412 {
                     throw CommandFailure(
                         .conflict,
-                        "someone published to \(project.project) while this publish was under way; nothing was published. Pull again, merge, and retry.")
+                        "someone published to \(project.project) while this publish was under way; nothing was published. Pull again, merge, and retry."
+                    )
                 }
                 try TemplateFileIO.write(TemplateFile.recording(answer.template, in: object), to: file)
                 if connection.json { return Output.json(answer.template) }
                 let number = answer.versionNumber.map(String.init) ?? "?"
                 let over = previous.map { " over version \($0)" } ?? (force ? " (forced)" : "")
-                Output.line("Published \(project.project) version \(number)\(over); \(file) now records version \(number).")
+                Output.line(
+                    "Published \(project.project) version \(number)\(over); \(file) now records version \(number).")
             }
         }
     }
@@ -115,8 +126,10 @@ extension Template {
         static let configuration = CommandConfiguration(
             abstract: "Change one parameter's default value in the published template and publish it.",
             discussion: helpText(
-                    ["The parameter must exist. The change is applied to the template as published now and sent with its ETag; when someone publishes in between, it is read again and applied again (never overwriting their change). Nothing is published when the value is already the same."],
-                    "remote-config template set -p my-app current_version 2.4.0 --description \"Release 2.4.0\""))
+                [
+                    "The parameter must exist. The change is applied to the template as published now and sent with its ETag; when someone publishes in between, it is read again and applied again (never overwriting their change). Nothing is published when the value is already the same."
+                ],
+                "remote-config template set -p my-app current_version 2.4.0"))
 
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var project: ProjectOption
@@ -139,7 +152,8 @@ extension Template {
                 for attempt in 1...Self.attempts {
                     let published = try await client.template(project: project.project)
                     guard var changed = Self.setting(key, to: value, in: published.template) else {
-                        throw CommandFailure(.notFound, "\(project.project) has no parameter \(key) in its published template")
+                        throw CommandFailure(
+                            .notFound, "\(project.project) has no parameter \(key) in its published template")
                     }
                     if changed == published.template {
                         if connection.json { return Output.json(published.template) }

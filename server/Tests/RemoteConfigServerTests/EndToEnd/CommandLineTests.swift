@@ -8,80 +8,6 @@ import Testing
 @Suite(.serialized) struct CommandLineTests {
     static let token = "rc_admin_commandLineTests0000000000000"
 
-    /// A running server on a fresh database, its admin token, and a folder for template files.
-    final class Fixture: Sendable {
-        let server: ServerProcess
-        let base: String
-        let folder: String
-
-        init() async throws {
-            let url = try await TestCluster.shared.makeDatabase()
-            server = try ServerProcess(
-                ["serve", "--port", "0", "--database-url", ServeCommandTests.urlText(url)],
-                environment: ["RC_ADMIN_TOKEN": CommandLineTests.token])
-            base = "http://127.0.0.1:\(try await server.waitUntilListening())"
-            folder = NSTemporaryDirectory() + "rc-cli-files-\(UUID().uuidString.prefix(8))"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        }
-
-        /// Runs `remote-config arguments` against this server (`RC_SERVER`, `RC_TOKEN`).
-        func cli(_ arguments: String..., token: String = CommandLineTests.token, environment: [String: String] = [:])
-            async throws -> CommandLineRun
-        {
-            try await run(arguments, token: token, environment: environment)
-        }
-
-        func run(_ arguments: [String], token: String = CommandLineTests.token, environment: [String: String] = [:])
-            async throws -> CommandLineRun
-        {
-            var variables = ["RC_SERVER": base, "RC_TOKEN": token]
-            variables.merge(environment) { $1 }
-            return try await CommandLineRun.run(arguments, environment: variables)
-        }
-
-        func path(_ name: String) -> String { folder + "/" + name }
-
-        func readJSON(_ name: String) throws -> [String: Any] {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path(name)))
-            return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-        }
-
-        func writeJSON(_ object: [String: Any], _ name: String) throws {
-            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-                .write(to: URL(fileURLWithPath: path(name)))
-        }
-
-        /// The published template as the API answers it.
-        func published(_ project: String) async throws -> [String: Any] {
-            try await HTTP.request(
-                "GET", base + "/v1/projects/\(project)/remoteConfig",
-                headers: ["Authorization": "Bearer \(CommandLineTests.token)"]
-            ).json
-        }
-
-        func stop() async {
-            await server.stop()
-            try? FileManager.default.removeItem(atPath: folder)
-        }
-    }
-
-    /// A loopback port nothing listens on: bound to learn a free number, then closed.
-    static func closedPort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func version(_ template: [String: Any]) -> String? {
         (template["version"] as? [String: Any])?["versionNumber"] as? String
     }
@@ -101,7 +27,8 @@ import Testing
         run = try await fixture.cli("projects", "list")
         Self.expectOK(run)
         #expect(run.stdout.hasPrefix("PROJECT   NAME  CREATED\nshop-app  Shop  "), "\(run)")
-        run = try await fixture.cli("keys", "create", "--role", "client", "--project", "shop-app", "--name", "iOS", "--json")
+        run = try await fixture.cli(
+            "keys", "create", "--role", "client", "--project", "shop-app", "--name", "iOS", "--json")
         Self.expectOK(run)
         let created = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
         let clientKey = try #require(created["key"] as? String)
@@ -341,7 +268,8 @@ import Testing
             ["projects", "list", "--server", "http://127.0.0.1:\(closed)"], environment: ["RC_TOKEN": Self.token])
         #expect(run.status == 5, "\(run)")
         #expect(
-            run.stderr == "remote-config: error: cannot reach the server at http://127.0.0.1:\(closed): connection refused\n",
+            run.stderr
+                == "remote-config: error: cannot reach the server at http://127.0.0.1:\(closed): connection refused\n",
             "\(run)")
 
         // 6: no such project, version or key.
@@ -412,7 +340,8 @@ import Testing
 
     @Test func everyCommandsHelpHasAnExample() async throws {
         let commands = [
-            [], ["serve"], ["migrate"], ["projects"], ["projects", "list"], ["projects", "create"], ["keys"], ["keys", "list"],
+            [], ["serve"], ["migrate"], ["projects"], ["projects", "list"], ["projects", "create"], ["keys"],
+            ["keys", "list"],
             ["keys", "create"], ["keys", "revoke"], ["template"], ["template", "get"], ["template", "validate"],
             ["template", "publish"], ["template", "versions"], ["template", "diff"], ["template", "rollback"],
             ["template", "defaults"], ["template", "preview"], ["template", "set"],
@@ -421,6 +350,11 @@ import Testing
             let run = try await CommandLineRun.run(command + ["--help"])
             #expect(run.status == 0, "\(run)")
             #expect(run.stdout.contains("Example:\n  remote-config "), "\(run)")
+            // Each example is one command on one line, not wrapped where a reader would copy half of it.
+            let examples = run.stdout.components(separatedBy: "Example:\n").last?.components(separatedBy: "\n\n").first
+            for line in (examples ?? "").split(separator: "\n") {
+                #expect(line.hasPrefix("  remote-config "), "wrapped example in \(command): \(line)")
+            }
         }
     }
 }
