@@ -12,6 +12,7 @@ public struct AppEnvironment: Sendable {
     public let keys: KeyStore
     public let templates: TemplateStore
     public let drafts: DraftStore
+    public let changeRequests: ChangeRequestStore
     /// The compiled published templates the fetch path serves.
     public let published: PublishedTemplates
     /// Client keys in memory.
@@ -36,6 +37,7 @@ public struct AppEnvironment: Sendable {
         self.keys = KeyStore(database: database)
         self.templates = TemplateStore(database: database)
         self.drafts = DraftStore(database: database)
+        self.changeRequests = ChangeRequestStore(database: database)
         self.published = PublishedTemplates(templates: templates, logger: logger)
         self.clientKeys = ClientKeys(keys: keys)
         let streams = StreamHub(keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams)
@@ -53,6 +55,12 @@ public struct AppEnvironment: Sendable {
         clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
     }
 
+    /// The template routes' controller, which also installs every version this server publishes in its cache.
+    func templatesController() -> TemplatesController {
+        TemplatesController(
+            templates: templates, drafts: drafts, projects: projects, published: published, metrics: metrics,
+            auth: Authenticator(keys: keys))
+    }
 }
 
 /// Builds the router with every route of the API; `routes` records them (405 answers, the OpenAPI test).
@@ -77,14 +85,16 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         metrics: environment.metrics
     )
     .addRoutes(to: clientRoutes)
-    let templates = TemplatesController(
-        templates: environment.templates, drafts: environment.drafts, projects: environment.projects,
-        published: environment.published, metrics: environment.metrics, auth: auth)
+    let templates = environment.templatesController()
     templates.addRoutes(to: routes)
     DraftsController(drafts: environment.drafts, templates: environment.templates, templatesController: templates)
         .addRoutes(to: routes)
     PreviewController(
         published: environment.published, templates: environment.templates, drafts: environment.drafts,
+        templatesController: templates
+    ).addRoutes(to: routes)
+    ChangeRequestsController(
+        changeRequests: environment.changeRequests, templates: environment.templates, drafts: environment.drafts,
         templatesController: templates
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
@@ -139,10 +149,15 @@ public func buildApplication(
         logger: logger
     )
     app.addServices(database, StreamHubService(hub: environment.streams))
+    let wakeup = ChangeRequestScheduler.Wakeup()
     app.addServices(
         EventListener(
             database: database, published: environment.published, clientKeys: environment.clientKeys, logger: logger,
-            interval: configuration.cacheCheckInterval))
+            interval: configuration.cacheCheckInterval, onScheduled: { wakeup.wake() }))
+    app.addServices(
+        ChangeRequestScheduler(
+            changeRequests: environment.changeRequests, templatesController: environment.templatesController(),
+            logger: logger, interval: configuration.schedulePollInterval, wakeup: wakeup))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
         try await environment.published.synchronize()

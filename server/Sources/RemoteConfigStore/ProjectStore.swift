@@ -7,6 +7,26 @@ public struct Project: Sendable, Equatable {
     public let projectId: String
     public let displayName: String
     public let createTime: Date
+    /// Whether every publish must go through an approved change request.
+    public let requireApproval: Bool
+    /// How many approvals (by keys other than the author) make a change request approved.
+    public let approvalsRequired: Int
+}
+
+/// The settings `PATCH /v1/projects/{p}` changes; nil leaves a setting as it is.
+public struct ProjectUpdate: Sendable, Equatable {
+    public var displayName: String?
+    public var requireApproval: Bool?
+    public var approvalsRequired: Int?
+
+    public init(displayName: String? = nil, requireApproval: Bool? = nil, approvalsRequired: Int? = nil) {
+        self.displayName = displayName
+        self.requireApproval = requireApproval
+        self.approvalsRequired = approvalsRequired
+    }
+
+    /// The most approvals a project may require (the database checks it too).
+    public static let maximumApprovals = 10
 }
 
 /// Projects in PostgreSQL.
@@ -25,7 +45,7 @@ public struct ProjectStore: Sendable {
                     """
                     INSERT INTO projects (project_id, display_name) VALUES (\(projectId), \(displayName))
                     ON CONFLICT (project_id) DO NOTHING
-                    RETURNING project_id, display_name, created_at
+                    RETURNING \(unescaped: Self.columns)
                     """, logger: database.logger)
                 guard let project = try await Self.decode(rows).first else {
                     throw StoreError.alreadyExists(
@@ -39,16 +59,44 @@ public struct ProjectStore: Sendable {
         }
     }
 
+    /// Changes a project's settings in one transaction with its audit event; change requests waiting on the
+    /// approval settings move to the state the new settings give them. `StoreError.notFound` for no project.
+    public func update(_ projectId: String, _ update: ProjectUpdate, actor: AuditActor) async throws -> Project {
+        try await database.transaction { connection in
+            _ = try await TemplateStore.lockProjectState(projectId, on: connection, logger: database.logger)
+            let rows = try await connection.query(
+                """
+                UPDATE projects SET display_name = coalesce(\(update.displayName), display_name),
+                    require_approval = coalesce(\(update.requireApproval), require_approval),
+                    approvals_required = coalesce(\(update.approvalsRequired.map(Int32.init)), approvals_required)
+                WHERE project_id = \(projectId)
+                RETURNING \(unescaped: Self.columns)
+                """, logger: database.logger)
+            guard let project = try await Self.decode(rows).first else {
+                throw StoreError.notFound("project \(projectId)")
+            }
+            var detail: [String: String] = [:]
+            if let name = update.displayName { detail["displayName"] = name }
+            if let require = update.requireApproval { detail["requireApproval"] = String(require) }
+            if let count = update.approvalsRequired { detail["approvalsRequired"] = String(count) }
+            try await AuditLog.append(
+                on: connection, project: projectId, actor: actor, action: "project.update", detail: detail,
+                logger: database.logger)
+            try await ChangeRequestStore.settle(projectId, on: connection, logger: database.logger)
+            return project
+        }
+    }
+
     /// All projects, or only `only` when given (a key scoped to one project sees just that one).
     public func list(only: String? = nil) async throws -> [Project] {
         try await database.run { client in
             let rows =
                 if let only {
                     try await client.query(
-                        "SELECT project_id, display_name, created_at FROM projects WHERE project_id = \(only)")
+                        "SELECT \(unescaped: Self.columns) FROM projects WHERE project_id = \(only)")
                 } else {
                     try await client.query(
-                        "SELECT project_id, display_name, created_at FROM projects ORDER BY project_id")
+                        "SELECT \(unescaped: Self.columns) FROM projects ORDER BY project_id")
                 }
             return try await Self.decode(rows)
         }
@@ -59,10 +107,15 @@ public struct ProjectStore: Sendable {
         try await list(only: projectId).first
     }
 
+    static let columns = "project_id, display_name, created_at, require_approval, approvals_required"
+
     static func decode(_ rows: PostgresRowSequence) async throws -> [Project] {
         var projects: [Project] = []
-        for try await (id, name, created) in rows.decode((String, String, Date).self) {
-            projects.append(Project(projectId: id, displayName: name, createTime: created))
+        for try await (id, name, created, require, required) in rows.decode((String, String, Date, Bool, Int32).self) {
+            projects.append(
+                Project(
+                    projectId: id, displayName: name, createTime: created, requireApproval: require,
+                    approvalsRequired: Int(required)))
         }
         return projects
     }

@@ -27,10 +27,14 @@ public struct PublishRequest: Sendable {
     public var updateOrigin: String
     public var description: String
     public var rollbackSource: Int64?
+    /// The change request this publish carries out: only such a publish passes a project that requires
+    /// approval.
+    public var changeRequest: Int64?
 
     public init(
         templateJSON: String, expectedVersion: Int64?, updateType: String, updateUser: String,
-        updateOrigin: String = "REST_API", description: String = "", rollbackSource: Int64? = nil
+        updateOrigin: String = "REST_API", description: String = "", rollbackSource: Int64? = nil,
+        changeRequest: Int64? = nil
     ) {
         self.templateJSON = templateJSON
         self.expectedVersion = expectedVersion
@@ -39,6 +43,7 @@ public struct PublishRequest: Sendable {
         self.updateOrigin = updateOrigin
         self.description = description
         self.rollbackSource = rollbackSource
+        self.changeRequest = changeRequest
     }
 }
 
@@ -50,6 +55,8 @@ public enum TemplateStoreError: Error, Equatable {
     case staleDraft(current: Int64)
     /// A draft's base is no longer the latest version.
     case baseChanged(base: Int64, latest: Int64)
+    /// The project requires every publish to go through an approved change request.
+    case approvalRequired(project: String)
 }
 
 /// Filters of `:listVersions`.
@@ -135,7 +142,12 @@ public struct TemplateStore: Sendable {
         _ project: String, _ request: PublishRequest, actor: AuditActor, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> StoredVersion {
-        let latest = try await lockProject(project, on: connection, logger: logger)
+        let lock = try await lockProjectState(project, on: connection, logger: logger)
+        // Checked under the project's lock, so turning the setting on and publishing cannot cross.
+        if lock.requireApproval, request.changeRequest == nil {
+            throw TemplateStoreError.approvalRequired(project: project)
+        }
+        let latest = lock.latestVersion
         if let expected = request.expectedVersion, expected != latest {
             throw TemplateStoreError.stale(current: latest)
         }
@@ -153,6 +165,7 @@ public struct TemplateStore: Sendable {
             "UPDATE projects SET latest_version = \(next) WHERE project_id = \(project)", logger: logger)
         var detail = ["versionNumber": "\(next)", "updateType": request.updateType]
         if let source = request.rollbackSource { detail["rollbackSource"] = "\(source)" }
+        if let id = request.changeRequest { detail["changeRequest"] = ChangeRequest.name(id) }
         try await AuditLog.append(
             on: connection, project: project, actor: actor,
             action: request.updateType == "ROLLBACK" ? "template.rollback" : "template.publish", detail: detail,
@@ -165,10 +178,41 @@ public struct TemplateStore: Sendable {
     static func lockProject(_ project: String, on connection: PostgresConnection, logger: Logger) async throws
         -> Int64
     {
+        try await lockProjectState(project, on: connection, logger: logger).latestVersion
+    }
+
+    /// What a publish decides on, read under the project row's lock.
+    struct ProjectLock: Sendable {
+        let latestVersion: Int64
+        let requireApproval: Bool
+        let approvalsRequired: Int
+    }
+
+    /// Locks the project row for the transaction and returns its publishing state; with `skipLocked`, nil
+    /// when another transaction holds the lock (the scheduler then tries again on its next round).
+    static func lockProjectState(
+        _ project: String, skipLocked: Bool, on connection: PostgresConnection, logger: Logger
+    ) async throws -> ProjectLock? {
         let rows = try await connection.query(
-            "SELECT latest_version FROM projects WHERE project_id = \(project) FOR UPDATE", logger: logger)
-        for try await latest in rows.decode(Int64.self) { return latest }
+            """
+            SELECT latest_version, require_approval, approvals_required FROM projects WHERE project_id = \(project)
+            FOR UPDATE \(unescaped: skipLocked ? "SKIP LOCKED" : "")
+            """, logger: logger)
+        for try await (latest, require, required) in rows.decode((Int64, Bool, Int32).self) {
+            return ProjectLock(latestVersion: latest, requireApproval: require, approvalsRequired: Int(required))
+        }
+        if skipLocked { return nil }
         throw StoreError.notFound("project \(project)")
+    }
+
+    /// Locks the project row and returns its publishing state; `StoreError.notFound` for no such project.
+    static func lockProjectState(_ project: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> ProjectLock
+    {
+        guard let lock = try await lockProjectState(project, skipLocked: false, on: connection, logger: logger) else {
+            throw StoreError.notFound("project \(project)")
+        }
+        return lock
     }
 
     static let columns = """

@@ -191,6 +191,8 @@ func sentence(_ error: AdminClientError) -> String {
     var text = server.description
     switch server.code {
     case 401: text += "\n  (check --token / RC_TOKEN)"
+    case 403 where server.details.contains { $0.reason == "APPROVAL_REQUIRED" }:
+        text += "\n  (this project publishes only through approved change requests)"
     case 403: text += "\n  (this key's role or project does not allow it)"
     case 503:
         text += "\n  (the server is up but cannot work now; try again shortly)"

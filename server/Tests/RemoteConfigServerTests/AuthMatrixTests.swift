@@ -28,6 +28,14 @@ import Testing
         "PUT /v1/projects/{p}/remoteConfig/draft": ("editor", true),
         "DELETE /v1/projects/{p}/remoteConfig/draft": ("editor", true),
         "POST /v1/projects/{p}/remoteConfig/draft:publish": ("editor", true),
+        "PATCH /v1/projects/{p}": ("admin", true),
+        "POST /v1/projects/{p}/remoteConfig/changeRequests": ("editor", true),
+        "GET /v1/projects/{p}/remoteConfig/changeRequests": ("viewer", true),
+        "GET /v1/projects/{p}/remoteConfig/changeRequests/{id}": ("viewer", true),
+        "POST /v1/projects/{p}/remoteConfig/changeRequests/{id}:approve": ("editor", true),
+        "POST /v1/projects/{p}/remoteConfig/changeRequests/{id}:reject": ("editor", true),
+        "POST /v1/projects/{p}/remoteConfig/changeRequests/{id}:cancel": ("editor", true),
+        "POST /v1/projects/{p}/remoteConfig/changeRequests/{id}:publish": ("editor", true),
     ]
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
@@ -58,9 +66,19 @@ import Testing
                 let (minimum, projectScoped) = Self.minimumRole[route.description]!
                 // A victim key per request, so DELETE has something to act on.
                 let victim = try await app.createKey(role: "viewer", project: "shop-app")
+                // A change request per request too, opened by a key that may then act on it (a cancel by its
+                // author; anything else by another key than the editor, who approves).
+                var id = victim.id
+                if route.path.contains("/changeRequests/") {
+                    let author = route.path.hasSuffix(":cancel") ? keys["editor"]! : TestApp.adminToken
+                    let created = try await app.call(
+                        .post, "/v1/projects/shop-app/remoteConfig/changeRequests", token: author,
+                        json: ["template": ["parameters": [:]]])
+                    id = String((created.json["name"] as? String ?? "").dropFirst("changeRequests/".count))
+                }
                 let path =
                     route.path.replacingOccurrences(of: "{p}", with: "shop-app")
-                    .replacingOccurrences(of: "{id}", with: victim.id)
+                    .replacingOccurrences(of: "{id}", with: id)
                     + (route.path.hasSuffix(":diff") ? "?from=draft&to=draft" : "")
                 let body: [String: Any]? =
                     switch route.path {

@@ -25,3 +25,23 @@ import Testing
         }
     }
 }
+
+/// A key is usable on the server that created it from the moment its creation is answered.
+@Suite struct ClientKeyCreationTests {
+    @Test func aKeyIsKnownInMemoryAsSoonAsItsCreationIsAnswered() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            // Several in a row: the NOTIFY that also announces each key must not be what makes it known (it
+            // arrives a moment later, and a stream opened before it would be refused by the event-loop front).
+            for _ in 0..<5 {
+                let client = try await app.createKey(role: "client", project: "shop-app")
+                var memo: ClientKeys.Memo?
+                guard case .known(let key) = app.clientKeys.cached(secret: client.secret, memo: &memo) else {
+                    Issue.record("a key just created is not in memory")
+                    return
+                }
+                #expect(key.id == client.id && key.project == "shop-app")
+            }
+        }
+    }
+}

@@ -48,6 +48,37 @@ import Testing
         }
     }
 
+    @Test func changeRequestDescriptionsAndReviewCommentsAreBounded() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let path = "/v1/projects/shop-app/remoteConfig/changeRequests"
+            let template = TemplateFixtures.forceUpdate()
+            let long = try await app.call(.post, path, json: ["description": Self.text(257), "template": template])
+            #expect(long.status == 400)
+            #expect(long.errorFields == ["description"])
+            #expect(long.errorReasons == ["TOO_LONG"])
+            #expect(try await app.call(.get, path).text == #"{"changeRequests":[]}"#, "nothing was stored")
+            let created = try await app.call(.post, path, json: ["description": Self.text(256), "template": template])
+            #expect(created.status == 201)
+            let name = try #require(created.json["name"] as? String)
+            let request = path + "/" + name.dropFirst("changeRequests/".count)
+            let reviewer = try await app.createKey(role: "editor", project: "shop-app").secret
+            for action in [":approve", ":reject"] {
+                let reply = try await app.call(
+                    .post, request + action, token: reviewer, json: ["comment": Self.text(1001)])
+                #expect(reply.status == 400, "\(action)")
+                #expect(reply.errorFields == ["comment"])
+                #expect(reply.errorReasons == ["TOO_LONG"])
+            }
+            let untouched = try await app.call(.get, request)
+            #expect(untouched.json["state"] as? String == "OPEN")
+            #expect((untouched.json["approvals"] as? [Any])?.isEmpty == true)
+            let fine = try await app.call(
+                .post, request + ":approve", token: reviewer, json: ["comment": Self.text(1000)])
+            #expect(fine.status == 200)
+        }
+    }
+
     @Test func projectDisplayNamesAreBoundedAndSingleLine() async throws {
         try await TestApp.run { app in
             let cases: [(String, String)] = [

@@ -8,6 +8,7 @@ import Testing
 @Suite struct StoreEventTests {
     @Test(arguments: [
         StoreEvent.published(project: "shop-app", version: 12), .keyCreated(id: "abc"), .revoked(keyID: "abc"),
+        .scheduled(project: "shop-app"),
     ])
     func payloadsRoundTrip(event: StoreEvent) throws {
         #expect(StoreEvent(payload: try #require(event.payload)) == event)

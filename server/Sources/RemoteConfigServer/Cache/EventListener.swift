@@ -12,6 +12,8 @@ struct EventListener: Service {
     let logger: Logger
     /// How often the safety-net check runs.
     let interval: Duration
+    /// Called when a change request was scheduled, or events may have been missed (the scheduler looks again).
+    var onScheduled: @Sendable () -> Void = {}
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
@@ -50,7 +52,10 @@ struct EventListener: Service {
         switch event {
         case .connected:
             // Events sent while the listener was away are lost: re-read everything.
+            onScheduled()
             await synchronize()
+        case .scheduled:
+            onScheduled()
         case .published(let project, let version):
             guard version > (published.entry(project)?.version ?? -1) else { return }
             do {

@@ -72,6 +72,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return APIError(error)
         case let error as TemplateStoreError:
             return APIError(error)
+        case let error as ChangeRequestError:
+            return APIError(error)
         case _ where ClientHangUp.matches(error):
             // The client's doing, not ours: no error in the log, no 500 in the metrics.
             context.logger.debug("the client hung up before its request was read: \(error)")
@@ -113,6 +115,50 @@ extension APIError {
             self = .aborted(
                 "version \(latest) was published after this draft's base version \(base); review the draft, or publish with force=true",
                 [ErrorDetail(field: "baseVersionNumber", reason: "BASE_VERSION_CHANGED")])
+        case .approvalRequired(let project):
+            self = APIError(
+                .forbidden,
+                "project \(project) requires approval: publish through an approved change request (POST …/remoteConfig/changeRequests)",
+                details: [ErrorDetail(field: "requireApproval", reason: "APPROVAL_REQUIRED")])
+        }
+    }
+
+    /// The answer to a change request action that its state, its author or the project's settings refuse.
+    init(_ error: ChangeRequestError) {
+        switch error {
+        case .wrongState(let id, let state, let action):
+            self = .aborted(
+                "change request \(id) is \(state.rawValue); it can no longer be \(Self.pastTense(action))",
+                [ErrorDetail(field: "state", reason: "INVALID_STATE")])
+        case .selfApproval(let id):
+            self = APIError(
+                .forbidden, "the author of change request \(id) cannot approve it; another key must",
+                details: [ErrorDetail(field: "author", reason: "SELF_APPROVAL")])
+        case .alreadyApproved(let id):
+            self = .alreadyExists("this key already approved change request \(id)")
+            details = [ErrorDetail(field: "approvals", reason: "ALREADY_APPROVED")]
+        case .notAuthor(let id):
+            self = APIError(
+                .forbidden, "only the author of change request \(id), or an admin, may cancel it",
+                details: [ErrorDetail(field: "author", reason: "NOT_AUTHOR")])
+        case .notApproved(let id, let approvals, let required):
+            self = APIError(
+                .forbidden,
+                "change request \(id) has \(approvals) of the \(required) approvals the project requires before it is published",
+                details: [ErrorDetail(field: "approvals", reason: "APPROVAL_REQUIRED")])
+        case .baseChanged(let id, let base, let latest):
+            self = .aborted(
+                "version \(latest) was published after change request \(id)'s base version \(base); review it, or publish with force=true",
+                [ErrorDetail(field: "baseVersionNumber", reason: "BASE_VERSION_CHANGED")])
+        }
+    }
+
+    private static func pastTense(_ action: String) -> String {
+        switch action {
+        case "approve": "approved"
+        case "reject": "rejected"
+        case "cancel": "cancelled"
+        default: "published"
         }
     }
 }

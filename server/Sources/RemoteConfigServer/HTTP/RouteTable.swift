@@ -46,16 +46,29 @@ public final class RouteTable: Sendable {
         storage.refused.insert("\(method.rawValue) \(path)")
     }
 
-    /// The methods served on a concrete request path, for the `Allow` header of a 405.
+    /// The methods served on a concrete request path, for the `Allow` header of a 405: those of the most
+    /// specific pattern that matches, as the router picks it (`{id}:approve` before `{id}`).
     func methods(matching requestPath: String) -> [HTTPRequest.Method] {
         let segments = requestPath.split(separator: "/", omittingEmptySubsequences: true)
-        return routes.filter { route in
+        let matches = routes.compactMap { route -> (HTTPRequest.Method, Int)? in
             let pattern = route.path.split(separator: "/", omittingEmptySubsequences: true)
-            guard pattern.count == segments.count else { return false }
-            return zip(pattern, segments).allSatisfy { pattern, segment in
-                (pattern.hasPrefix("{") && pattern.hasSuffix("}")) || pattern == segment
+            guard pattern.count == segments.count else { return nil }
+            var specific = 0
+            for (pattern, segment) in zip(pattern, segments) {
+                guard pattern.hasPrefix("{"), let close = pattern.firstIndex(of: "}") else {
+                    guard pattern == segment else { return nil }
+                    specific += 1
+                    continue
+                }
+                // `{id}` matches any segment, `{id}:approve` one that ends with `:approve`.
+                let suffix = pattern[pattern.index(after: close)...]
+                guard segment.hasSuffix(suffix), segment.count > suffix.count else { return nil }
+                if !suffix.isEmpty { specific += 1 }
             }
-        }.map(\.method)
+            return (route.method, specific)
+        }
+        let best = matches.map(\.1).max()
+        return matches.filter { $0.1 == best }.map(\.0)
     }
 }
 
@@ -116,6 +129,13 @@ struct Routes {
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
     ) {
         on(.put, path, query: query, use: handler)
+    }
+
+    func patch(
+        _ path: String, query: Set<String> = [],
+        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
+    ) {
+        on(.patch, path, query: query, use: handler)
     }
 
     func delete(

@@ -1,4 +1,5 @@
-/// Bounds on the free text the server stores (display names, version descriptions), so no request can make
+/// Bounds on the free text the server stores (display names, version and change request descriptions, review
+/// comments), so no request can make
 /// later reads (`listVersions`, the audit log) carry megabytes. Lengths count Unicode scalars, which bound
 /// the stored bytes (a grapheme count does not: one "character" may hold any number of combining marks).
 enum TextLimits {
@@ -6,6 +7,8 @@ enum TextLimits {
     static let description = 256
     /// A project's or key's `displayName`.
     static let displayName = 200
+    /// A change request's approval or rejection `comment`.
+    static let comment = 1_000
 
     /// 400 `TOO_LONG` naming `field` when `text` has more than `limit` scalars.
     static func check(_ text: String, field: String, limit: Int) throws(APIError) {

@@ -23,6 +23,7 @@ struct APIKeysController {
         }
         let (key, secret) = try await keys.create(
             displayName: body.displayName, role: body.role, project: body.project, actor: actor.auditActor)
+        clientKeys.install(secret: secret, key: key)
         var json = Self.json(key)
         json["key"] = .string(secret)
         return JSONResponse.make(json, status: .created)

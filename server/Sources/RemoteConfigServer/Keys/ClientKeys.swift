@@ -134,6 +134,17 @@ public final class ClientKeys: Sendable {
         }
     }
 
+    /// Knows a key created on this server at once, without waiting for its NOTIFY: its first fetch or stream,
+    /// which may come before the notification does, is then answered from memory like any other.
+    public func install(secret: String, key: APIKey) {
+        let hash = KeySecret.hash(secret)
+        state.withLockedValue { state in
+            guard !state.revoked.contains(key.id) else { return }
+            state.byHash[hash] = Key(id: key.id, project: key.project, role: key.role)
+            state.unknown[hash] = nil
+        }
+    }
+
     /// Forgets a revoked key at once, and tells the observers (open streams of the key close).
     public func revoke(id: String) {
         state.withLockedValue { state in

@@ -262,6 +262,15 @@ import Testing
         run = try await fixture.cli("template", "publish", "-p", "shop-app", fixture.path("empty.json"), token: viewer)
         #expect(run.status == 4, "\(run)")
 
+        // 4 too: a project that publishes only through approved change requests says so.
+        let settings = try await HTTP.request(
+            "PATCH", fixture.base + "/v1/projects/shop-app", headers: ["Authorization": "Bearer \(Self.token)"],
+            body: HTTP.json(["requireApproval": true]))
+        #expect(settings.status == 200)
+        run = try await fixture.cli("template", "publish", "-p", "shop-app", fixture.path("empty.json"))
+        #expect(run.status == 4, "\(run)")
+        #expect(run.stderr.contains("requires approval") && run.stderr.contains("approved change requests)"), "\(run)")
+
         // 5: nothing listens there; the message names the server tried.
         let closed = Self.closedPort()
         run = try await CommandLineRun.run(

@@ -1,0 +1,187 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// The publish workflow: open a change request (from a template, the draft or a rollback), list and read it
+/// with its diff, approve, reject, cancel and publish it. Publishing goes through the one publish path, so a
+/// version made from a change request reaches this server's cache at once and every other one by NOTIFY.
+struct ChangeRequestsController {
+    let changeRequests: ChangeRequestStore
+    let templates: TemplateStore
+    let drafts: DraftStore
+    let templatesController: TemplatesController
+
+    static let collection = "/v1/projects/{p}/remoteConfig/changeRequests"
+
+    func addRoutes(to routes: Routes) {
+        routes.post(Self.collection, use: create)
+        routes.get(Self.collection, query: ["state", "pageSize", "pageToken"], use: list)
+        routes.get(Self.collection + "/{id}", use: get)
+        routes.post(Self.collection + "/{id}:approve", use: approve)
+        routes.post(Self.collection + "/{id}:reject", use: reject)
+        routes.post(Self.collection + "/{id}:cancel", use: cancel)
+        routes.post(Self.collection + "/{id}:publish", query: ["force"], use: publish)
+    }
+
+    /// `POST …/changeRequests`: a template body, a rollback, or (with neither) the draft named by `If-Match`;
+    /// validated here exactly as a publish validates, so a bad one is refused now rather than at publish time.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, key) = try await templatesController.project(request, context, .editor)
+        let body = try await CreateChangeRequestBody.read(request, context: context)
+        var proposal = ChangeRequestProposal(
+            templateJSON: "", description: body.description, publishTime: body.publishTime)
+        if let template = body.template {
+            proposal.templateJSON = try await Self.prepare(template).storedJSON
+        } else if let source = body.rollbackSource {
+            guard let stored = try await templates.version(project, source) else {
+                throw StoreError.notFound(
+                    "version \(source) of \(project)",
+                    field: StoreErrorField(name: "rollbackSource", reason: "VERSION_NOT_FOUND"))
+            }
+            proposal.templateJSON = stored.templateJSON
+            proposal.rollbackSource = source
+        } else {
+            let draft = try await currentDraft(project, request)
+            let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON)) {
+                $0.extra["baseVersionNumber"] = nil
+            }
+            proposal.templateJSON = prepared.storedJSON
+            proposal.baseVersion = draft.baseVersion
+        }
+        let created = try await changeRequests.create(project, proposal, actor: key.auditActor)
+        return TemplateHTTP.response(try ChangeRequestJSON.object(created), status: .created)
+    }
+
+    /// The draft `If-Match` names (its ETag, or `*`): 428 without it, 404 without a draft, 412 when stale.
+    private func currentDraft(_ project: String, _ request: Request) async throws -> StoredDraft {
+        let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
+        guard let draft = try await drafts.get(project) else { throw StoreError.notFound("draft of \(project)") }
+        switch precondition {
+        case .any: break
+        case .number(let number) where number == draft.revision: break
+        case .number, .unsavedDraft: throw TemplateStoreError.staleDraft(current: draft.revision)
+        }
+        return draft
+    }
+
+    /// Validates and compiles the `template` of a body like a publish body; errors name `template.<field>`.
+    static func prepare(_ template: JSONValue) async throws -> PreparedTemplate {
+        let bytes = ByteBuffer(bytes: template.jsonBytes())
+        do {
+            return try await TemplateHTTP.prepare(bytes)
+        } catch var error as APIError {
+            error.details = error.details.map { detail in
+                var detail = detail
+                detail.field = detail.field == "body" ? "template" : "template." + detail.field
+                return detail
+            }
+            throw error
+        }
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let parameters = request.uri.queryParameters
+        var query = ChangeRequestQuery()
+        if let text = parameters.get("state") {
+            guard let state = ChangeRequest.State(rawValue: text.uppercased()) else {
+                throw APIError.invalidField(
+                    "state", reason: "INVALID_STATE",
+                    "state must be one of "
+                        + ChangeRequest.State.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            query.state = state
+        }
+        if let text = parameters.get("pageSize") {
+            guard let size = Int(text), (1...300).contains(size) else {
+                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 300")
+            }
+            query.limit = size
+        }
+        if let token = parameters.get("pageToken") {
+            guard let value = Int64(token) else {
+                throw APIError.invalidField("pageToken", reason: "INVALID_PAGE_TOKEN", "pageToken is not one we issued")
+            }
+            query.before = value
+        }
+        let pageSize = query.limit
+        query.limit += 1
+        let found = try await changeRequests.list(project, query)
+        var object: JSONObject = [
+            "changeRequests": .array(try found.prefix(pageSize).map { .object(try ChangeRequestJSON.object($0)) })
+        ]
+        if found.count > pageSize, let last = found.prefix(pageSize).last {
+            object["nextPageToken"] = .string(String(last.id))
+        }
+        return TemplateHTTP.response(object)
+    }
+
+    /// One change request, with `diff` against the template published now.
+    @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let found = try await read(project, context)
+        var object = try ChangeRequestJSON.object(found)
+        let latest = try await templates.latest(project)
+        let published = try RemoteConfigTemplate(json: Array((latest?.templateJSON ?? "{}").utf8))
+        let proposed = try RemoteConfigTemplate(json: Array((found.templateJSON ?? "{}").utf8))
+        var diff: JSONObject = [
+            "from": .string(String(latest?.versionNumber ?? 0)), "to": .string(ChangeRequest.name(found.id)),
+        ]
+        for member in TemplateDiff(from: published, to: proposed).jsonObject { diff[member.key] = member.value }
+        object["diff"] = .object(diff)
+        return TemplateHTTP.response(object)
+    }
+
+    @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, key) = try await templatesController.project(request, context, .editor)
+        let id = try Self.id(context)
+        let comment = try await ReviewBody.read(request, context: context).comment
+        let approved = try await changeRequests.approve(project, id, comment: comment, actor: key.auditActor)
+        return TemplateHTTP.response(try ChangeRequestJSON.object(approved))
+    }
+
+    @Sendable func reject(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, key) = try await templatesController.project(request, context, .editor)
+        let id = try Self.id(context)
+        let comment = try await ReviewBody.read(request, context: context).comment
+        let rejected = try await changeRequests.reject(project, id, comment: comment, actor: key.auditActor)
+        return TemplateHTTP.response(try ChangeRequestJSON.object(rejected))
+    }
+
+    /// The author may cancel, or an admin.
+    @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, key) = try await templatesController.project(request, context, .editor)
+        let id = try Self.id(context)
+        let cancelled = try await changeRequests.cancel(
+            project, id, actor: key.auditActor, asAdmin: key.role.covers(.admin))
+        return TemplateHTTP.response(try ChangeRequestJSON.object(cancelled))
+    }
+
+    /// Publishes now; answers the change request with the version it became (`publishedVersionNumber`).
+    @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (project, key) = try await templatesController.project(request, context, .editor)
+        let id = try Self.id(context)
+        let force = try request.flag("force")
+        let done = try await changeRequests.publish(project, id, force: force, actor: key.auditActor)
+        // This server's cache takes the version at once; the others hear of it by NOTIFY.
+        _ = try await templatesController.publishing { done.version }
+        return TemplateHTTP.response(try ChangeRequestJSON.object(done.request))
+    }
+
+    private func read(_ project: String, _ context: AppRequestContext) async throws -> ChangeRequest {
+        let id = try Self.id(context)
+        guard let found = try await changeRequests.get(project, id) else {
+            throw APIError.notFound("change request \(id) of \(project) not found")
+        }
+        return found
+    }
+
+    /// The `{id}` of the path: a change request number (404 for anything else, as for an unknown one).
+    static func id(_ context: AppRequestContext) throws -> Int64 {
+        let text = try context.parameters.require("id")
+        guard let id = Int64(text), id >= 1 else { throw APIError.notFound("change request \(text) not found") }
+        return id
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Change requests in PostgreSQL. Every action locks the project row first (as every publish does), so
+/// actions on one project's requests, and its publishes, happen one after another and never deadlock.
+public struct ChangeRequestStore: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Opens a change request for `project` and returns it. `proposal.templateJSON` must be validated by the
+    /// caller as a publish validates it. Its state follows from the project's settings: `SCHEDULED` at once
+    /// when it has a `publishTime` and the project requires no approval, else `OPEN`. Audited as
+    /// `changeRequest.create`. `StoreError.notFound` for no such project.
+    public func create(_ project: String, _ proposal: ChangeRequestProposal, actor: AuditActor) async throws
+        -> ChangeRequest
+    {
+        try await database.transaction { connection in
+            let logger = database.logger
+            let lock = try await TemplateStore.lockProjectState(project, on: connection, logger: logger)
+            let base = proposal.baseVersion ?? lock.latestVersion
+            let rows = try await connection.query(
+                """
+                INSERT INTO change_requests (project_id, description, author_key, author_name, base_version,
+                    template, rollback_source, publish_time, auto_approved)
+                VALUES (\(project), \(proposal.description), \(actor.keyId), \(actor.displayName), \(base),
+                    \(proposal.templateJSON)::json, \(proposal.rollbackSource), \(proposal.publishTime),
+                    \(proposal.autoApproved))
+                RETURNING request_id
+                """, logger: logger)
+            var created: Int64?
+            for try await id in rows.decode(Int64.self) { created = id }
+            guard let id = created else { throw StoreError.notFound("change request") }
+            try await Self.settle(project, on: connection, logger: logger)
+            let request = try await Self.read(project, id, on: connection, logger: logger)
+            var detail = [
+                "changeRequest": ChangeRequest.name(id), "baseVersionNumber": String(base),
+                "state": request.state.rawValue,
+            ]
+            if let time = proposal.publishTime { detail["publishTime"] = Self.timestamp(time) }
+            if let source = proposal.rollbackSource { detail["rollbackSource"] = String(source) }
+            if proposal.autoApproved { detail["autoApproved"] = "true" }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "changeRequest.create", detail: detail,
+                logger: logger)
+            return request
+        }
+    }
+
+    /// One change request of `project`, with its template and approvals; nil when there is none.
+    public func get(_ project: String, _ id: Int64) async throws -> ChangeRequest? {
+        try await database.run { client in
+            try await client.withConnection { connection in
+                try await Self.find(project, id, on: connection, logger: database.logger)
+            }
+        }
+    }
+
+    /// Change requests of `project`, newest first, without their templates.
+    public func list(_ project: String, _ query: ChangeRequestQuery) async throws -> [ChangeRequest] {
+        try await database.run { client in
+            try await client.withConnection { connection in
+                let rows = try await connection.query(
+                    """
+                    SELECT \(unescaped: Self.columns(template: false)) FROM change_requests r
+                    WHERE r.project_id = \(project) AND r.request_id < \(query.before ?? Int64.max)
+                      AND (\(query.state?.rawValue)::text IS NULL OR r.state = \(query.state?.rawValue))
+                    ORDER BY r.request_id DESC LIMIT \(query.limit)
+                    """, logger: database.logger)
+                return try await Self.decode(rows, on: connection, logger: database.logger)
+            }
+        }
+    }
+
+    /// Records `actor`'s approval (one per key; never the author's) and moves the request to the state its
+    /// approvals give it. Audited as `changeRequest.approve`.
+    public func approve(_ project: String, _ id: Int64, comment: String, actor: AuditActor) async throws
+        -> ChangeRequest
+    {
+        try await database.transaction { connection in
+            let logger = database.logger
+            _ = try await TemplateStore.lockProjectState(project, on: connection, logger: logger)
+            let request = try await Self.read(project, id, on: connection, logger: logger)
+            guard !request.state.isFinal else {
+                throw ChangeRequestError.wrongState(id: id, state: request.state, action: "approve")
+            }
+            guard let key = actor.keyId, key != request.author.keyId else {
+                throw ChangeRequestError.selfApproval(id: id)
+            }
+            let rows = try await connection.query(
+                """
+                INSERT INTO change_request_approvals (request_id, key_id, display_name, comment)
+                VALUES (\(id), \(key), \(actor.displayName), \(comment))
+                ON CONFLICT (request_id, key_id) DO NOTHING RETURNING request_id
+                """, logger: logger)
+            var inserted = false
+            for try await _ in rows { inserted = true }
+            guard inserted else { throw ChangeRequestError.alreadyApproved(id: id) }
+            try await Self.settle(project, on: connection, logger: logger)
+            let approved = try await Self.read(project, id, on: connection, logger: logger)
+            var detail = ["changeRequest": ChangeRequest.name(id), "state": approved.state.rawValue]
+            if !comment.isEmpty { detail["comment"] = comment }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "changeRequest.approve", detail: detail,
+                logger: logger)
+            return approved
+        }
+    }
+
+    /// Rejects the request for good. Audited as `changeRequest.reject`.
+    public func reject(_ project: String, _ id: Int64, comment: String, actor: AuditActor) async throws
+        -> ChangeRequest
+    {
+        try await close(project, id, to: .rejected, comment: comment, actor: actor, action: "reject") { _ in }
+    }
+
+    /// Withdraws the request; only its author may, or an admin (`asAdmin`). Audited as `changeRequest.cancel`.
+    public func cancel(_ project: String, _ id: Int64, actor: AuditActor, asAdmin: Bool) async throws
+        -> ChangeRequest
+    {
+        try await close(project, id, to: .cancelled, comment: "", actor: actor, action: "cancel") { request in
+            if !asAdmin, actor.keyId == nil || actor.keyId != request.author.keyId {
+                throw ChangeRequestError.notAuthor(id: id)
+            }
+        }
+    }
+
+    private func close(
+        _ project: String, _ id: Int64, to state: ChangeRequest.State, comment: String, actor: AuditActor,
+        action: String, check: @escaping @Sendable (ChangeRequest) throws -> Void
+    ) async throws -> ChangeRequest {
+        try await database.transaction { connection in
+            let logger = database.logger
+            _ = try await TemplateStore.lockProjectState(project, on: connection, logger: logger)
+            let request = try await Self.read(project, id, on: connection, logger: logger)
+            guard !request.state.isFinal else {
+                throw ChangeRequestError.wrongState(id: id, state: request.state, action: action)
+            }
+            try check(request)
+            try await connection.query(
+                """
+                UPDATE change_requests SET state = \(state.rawValue), closed_by_key = \(actor.keyId),
+                    closed_by_name = \(actor.displayName), closed_at = now(), close_comment = \(comment),
+                    updated_at = now()
+                WHERE request_id = \(id)
+                """, logger: logger)
+            var detail = ["changeRequest": ChangeRequest.name(id)]
+            if !comment.isEmpty { detail["comment"] = comment }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "changeRequest.\(action)", detail: detail,
+                logger: logger)
+            return try await Self.read(project, id, on: connection, logger: logger)
+        }
+    }
+
+    /// Moves every undecided request of `project` to the state its approvals and the project's settings give
+    /// it: `SCHEDULED` with a `publishTime` once publishable (approved enough or by the server, or no
+    /// approval required), else `APPROVED` when approved enough or by the server, else `OPEN`. The one place that rule lives. When one becomes
+    /// `SCHEDULED`, every server's scheduler is told (on commit) to look at the publish times again.
+    static func settle(_ project: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            """
+            UPDATE change_requests c SET state = s.next, updated_at = now()
+            FROM (
+                SELECT r.request_id,
+                    CASE WHEN r.publish_time IS NOT NULL
+                              AND (NOT p.require_approval OR r.auto_approved
+                                   OR count(a.key_id) >= p.approvals_required) THEN 'SCHEDULED'
+                         WHEN r.auto_approved OR count(a.key_id) >= p.approvals_required THEN 'APPROVED'
+                         ELSE 'OPEN' END AS next
+                FROM change_requests r
+                JOIN projects p ON p.project_id = r.project_id
+                LEFT JOIN change_request_approvals a ON a.request_id = r.request_id
+                WHERE r.project_id = \(project) AND r.state IN ('OPEN', 'APPROVED', 'SCHEDULED')
+                GROUP BY r.request_id, r.auto_approved, p.require_approval, p.approvals_required
+            ) s
+            WHERE c.request_id = s.request_id AND c.state <> s.next
+            RETURNING c.state
+            """, logger: logger)
+        var scheduled = false
+        for try await state in rows.decode(String.self) where state == ChangeRequest.State.scheduled.rawValue {
+            scheduled = true
+        }
+        if scheduled { try await StoreEvent.scheduled(project: project).notify(on: connection, logger: logger) }
+    }
+
+    /// The request, or `StoreError.notFound`.
+    static func read(_ project: String, _ id: Int64, on connection: PostgresConnection, logger: Logger) async throws
+        -> ChangeRequest
+    {
+        guard let request = try await find(project, id, on: connection, logger: logger) else {
+            throw StoreError.notFound("change request \(id) of \(project)")
+        }
+        return request
+    }
+
+    static func find(_ project: String, _ id: Int64, on connection: PostgresConnection, logger: Logger) async throws
+        -> ChangeRequest?
+    {
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: columns(template: true)) FROM change_requests r
+            WHERE r.project_id = \(project) AND r.request_id = \(id)
+            """, logger: logger)
+        return try await decode(rows, on: connection, logger: logger).first
+    }
+
+    static func columns(template: Bool) -> String {
+        """
+        r.request_id, r.project_id, r.state, r.description, r.author_key, r.author_name, r.base_version, \
+        \(template ? "r.template::text" : "NULL::text"), r.rollback_source, r.publish_time, r.created_at, \
+        r.updated_at, r.published_version, r.closed_by_key, r.closed_by_name, r.closed_at, r.close_comment, \
+        r.auto_approved
+        """
+    }
+
+    /// Decodes requests and reads their approvals (one more query for all of them).
+    static func decode(_ rows: PostgresRowSequence, on connection: PostgresConnection, logger: Logger) async throws
+        -> [ChangeRequest]
+    {
+        typealias Row = (
+            Int64, String, String, String, String?, String, Int64, String?, Int64?, Date?, Date, Date, Int64?,
+            String?, String?, Date?, String?, Bool
+        )
+        var read: [Row] = []
+        for try await row in rows.decode(Row.self) { read.append(row) }
+        guard !read.isEmpty else { return [] }
+        let ids = read.map(\.0)
+        var approvals: [Int64: [ChangeRequest.Approval]] = [:]
+        let approvalRows = try await connection.query(
+            """
+            SELECT request_id, key_id, display_name, approved_at, comment FROM change_request_approvals
+            WHERE request_id = ANY(\(ids)) ORDER BY approved_at, key_id
+            """, logger: logger)
+        for try await (id, key, name, time, comment) in approvalRows.decode((Int64, String, String, Date, String).self)
+        {
+            approvals[id, default: []].append(
+                ChangeRequest.Approval(keyId: key, displayName: name, time: time, comment: comment))
+        }
+        return read.map { row in
+            let closure = row.15.map { time in
+                ChangeRequest.Closure(keyId: row.13, displayName: row.14 ?? "", time: time, comment: row.16 ?? "")
+            }
+            return ChangeRequest(
+                id: row.0, project: row.1, state: ChangeRequest.State(rawValue: row.2) ?? .open, description: row.3,
+                author: AuditActor(keyId: row.4, displayName: row.5), baseVersion: row.6, templateJSON: row.7,
+                rollbackSource: row.8, publishTime: row.9, createTime: row.10, updateTime: row.11,
+                publishedVersion: row.12, approvals: approvals[row.0] ?? [], closure: closure, autoApproved: row.17)
+        }
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import HTTPTypes
+import RemoteConfigStore
+import RemoteConfigTestSupport
+import Testing
+
+/// Change requests: opened from a template, the draft or a rollback, validated then, reviewed by other keys,
+/// published through the one publish path as an immutable snapshot.
+@Suite struct ChangeRequestTests {
+    @Test func aChangeRequestIsValidatedAtCreationAsAPublishIs() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            var bad = TemplateFixtures.forceUpdate()
+            bad["parameters"] = ["flag": ["defaultValue": ["value": "maybe"], "valueType": "BOOLEAN"]]
+            let refused = try await Workflow.create(app, ["description": "bad", "template": bad])
+            #expect(refused.status == 400)
+            #expect(refused.errorFields == ["template.parameters.flag.defaultValue.value"])
+            let asPublish = try await app.publish("shop-app", bad)
+            #expect(asPublish.errorReasons == refused.errorReasons, "the same rule as a publish")
+            let unknownCondition = try await Workflow.create(
+                app,
+                [
+                    "template": [
+                        "parameters": [
+                            "x": ["defaultValue": ["value": "1"], "conditionalValues": ["nope": ["value": "2"]]]
+                        ]
+                    ]
+                ])
+            #expect(unknownCondition.errorReasons == ["UNKNOWN_CONDITION_REFERENCE"])
+            for (body, field, reason) in [
+                (["template": "text"], "template", "NOT_AN_OBJECT"),
+                (["template": [:], "rollbackSource": "1"], "rollbackSource", "CONFLICTING_FIELDS"),
+                (["template": [:], "publishTime": "tomorrow"], "publishTime", "INVALID_TIME"),
+                (["template": [:], "owner": "me"], "owner", "UNKNOWN_FIELD"),
+            ] as [([String: Any], String, String)] {
+                let reply = try await Workflow.create(app, body)
+                #expect(reply.status == 400, "\(body)")
+                #expect(reply.errorFields == [field], "\(body)")
+                #expect(reply.errorReasons == [reason], "\(body)")
+            }
+            let list = try await app.call(.get, Workflow.base)
+            #expect((list.json["changeRequests"] as? [Any])?.isEmpty == true, "nothing was stored")
+        }
+    }
+
+    @Test func approvalsFromOtherKeysThenAPublishThatRecordsTheChangeRequest() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await Workflow.requireApproval(app, true, approvals: 2)
+            let author = try await app.createKey(role: "editor", project: "shop-app")
+            let reviewer = try await app.createKey(role: "editor", project: "shop-app")
+            let viewer = try await app.createKey(role: "viewer", project: "shop-app")
+
+            let created = try await Workflow.create(
+                app, token: author.secret,
+                ["description": "ship 3.0", "template": TemplateFixtures.forceUpdate(currentVersion: "3.0.0")])
+            #expect(created.status == 201, "\(created.text)")
+            #expect(created.json["state"] as? String == "OPEN")
+            #expect(created.json["baseVersionNumber"] as? String == "1")
+            #expect(created.json["publishTime"] is NSNull)
+            #expect(created.json["publishedVersionNumber"] is NSNull)
+            let authorJSON = created.json["author"] as? [String: Any]
+            #expect(authorJSON?["key"] as? String == "apiKeys/\(author.id)")
+            #expect(authorJSON?["displayName"] as? String == "editor key")
+            let id = Workflow.id(created)
+
+            let byViewer = try await Workflow.act(app, id, "approve", token: viewer.secret)
+            #expect(byViewer.status == 403)
+            let own = try await Workflow.act(app, id, "approve", token: author.secret)
+            #expect(own.status == 403)
+            #expect(own.errorReasons == ["SELF_APPROVAL"])
+            let first = try await Workflow.act(
+                app, id, "approve", token: reviewer.secret, json: ["comment": "looks right"])
+            #expect(first.status == 200)
+            #expect(first.json["state"] as? String == "OPEN", "one of two approvals")
+            let twice = try await Workflow.act(app, id, "approve", token: reviewer.secret)
+            #expect(twice.status == 409)
+            #expect(twice.errorReasons == ["ALREADY_APPROVED"])
+            let early = try await Workflow.act(app, id, "publish", token: author.secret)
+            #expect(early.status == 403)
+            #expect(early.errorReasons == ["APPROVAL_REQUIRED"])
+            let forcedEarly = try await Workflow.act(app, id, "publish", query: "?force=true")
+            #expect(forcedEarly.status == 403, "force does not skip approvals")
+
+            let second = try await Workflow.act(app, id, "approve")
+            #expect(second.json["state"] as? String == "APPROVED")
+            let approvals = second.json["approvals"] as? [[String: Any]] ?? []
+            #expect(
+                approvals.map { $0["key"] as? String } == ["apiKeys/\(reviewer.id)", approvals.last?["key"] as? String])
+            #expect(approvals.first?["comment"] as? String == "looks right")
+            #expect(approvals.first?["displayName"] as? String == "editor key")
+
+            let published = try await Workflow.act(app, id, "publish", token: author.secret)
+            #expect(published.status == 200, "\(published.text)")
+            #expect(published.json["state"] as? String == "PUBLISHED")
+            #expect(published.json["publishedVersionNumber"] as? String == "2")
+            let template = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
+            let version = template.json["version"] as? [String: Any]
+            #expect(version?["versionNumber"] as? String == "2")
+            #expect(version?["updateOrigin"] as? String == "CHANGE_REQUEST")
+            #expect(version?["updateType"] as? String == "INCREMENTAL_UPDATE")
+            #expect(version?["description"] as? String == "ship 3.0")
+            #expect(template.text.contains("3.0.0"))
+
+            for action in ["approve", "reject", "cancel", "publish"] {
+                let late = try await Workflow.act(app, id, action)
+                #expect(late.status == 409, "\(action) after publishing")
+                #expect(late.errorStatus == "ABORTED")
+                #expect(late.errorReasons == ["INVALID_STATE"])
+            }
+            #expect(try await Workflow.versions(app).count == 2)
+
+            let events = try await Workflow.events(app)
+            let actions = events.prefix(5).map { $0["action"] as? String ?? "" }
+            #expect(
+                actions == [
+                    "changeRequest.publish", "template.publish", "changeRequest.approve", "changeRequest.approve",
+                    "changeRequest.create",
+                ])
+            #expect(events.prefix(5).allSatisfy { ($0["actorKey"] as? String)?.hasPrefix("apiKeys/") == true })
+            let publishDetail = events[1]["detail"] as? [String: Any]
+            #expect(publishDetail?["changeRequest"] as? String == "changeRequests/\(id)")
+        }
+    }
+
+    @Test func aChangeRequestIsASnapshotOfTheDraftItWasOpenedFrom() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let draftPath = "/v1/projects/shop-app/remoteConfig/draft"
+            let saved = try await app.call(
+                .put, draftPath, json: TemplateFixtures.forceUpdate(currentVersion: "2.5.0"), headers: [.ifMatch: "*"])
+            let etag = try #require(saved.headers[.eTag])
+            let missing = try await Workflow.create(app, ["description": "from the draft"])
+            #expect(missing.status == 428)
+            let created = try await Workflow.create(app, ["description": "from the draft"], ifMatch: etag)
+            #expect(created.status == 201, "\(created.text)")
+            #expect(created.json["baseVersionNumber"] as? String == "1")
+            let id = Workflow.id(created)
+            let edited = try await app.call(
+                .put, draftPath, json: TemplateFixtures.forceUpdate(currentVersion: "9.9.9"), headers: [.ifMatch: etag])
+            #expect(edited.status == 200)
+            let stale = try await Workflow.create(app, ["description": "stale"], ifMatch: etag)
+            #expect(stale.status == 412)
+
+            let read = try await Workflow.get(app, id)
+            #expect(read.text.contains("2.5.0") && !read.text.contains("9.9.9"))
+            let diff = try #require(read.json["diff"] as? [String: Any])
+            #expect(diff["from"] as? String == "1")
+            #expect(diff["to"] as? String == "changeRequests/\(id)")
+            let changed = (diff["parameters"] as? [String: Any])?["changed"] as? [[String: Any]]
+            #expect(changed?.map { $0["name"] as? String } == ["current_version"])
+
+            // No approval required: an open request may be published directly.
+            let published = try await Workflow.act(app, id, "publish")
+            #expect(published.status == 200, "\(published.text)")
+            let template = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
+            #expect(template.text.contains("2.5.0") && !template.text.contains("9.9.9"))
+            #expect(try await app.call(.get, draftPath).text.contains("9.9.9"), "the draft is left as it is")
+        }
+    }
+
+    @Test func publishingOverALaterVersionNeedsForce() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let id = try await Workflow.propose(app)
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.4.0"))
+            let refused = try await Workflow.act(app, id, "publish")
+            #expect(refused.status == 409)
+            #expect(refused.errorStatus == "ABORTED")
+            #expect(refused.errorReasons == ["BASE_VERSION_CHANGED"])
+            #expect(try await Workflow.get(app, id).json["state"] as? String == "OPEN")
+            let forced = try await Workflow.act(app, id, "publish", query: "?force=true")
+            #expect(forced.status == 200)
+            #expect(try await Workflow.versions(app).first?["updateType"] as? String == "FORCED_UPDATE")
+        }
+    }
+
+    @Test func rejectAndCancelCloseARequestForGood() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let author = try await app.createKey(role: "editor", project: "shop-app")
+            let other = try await app.createKey(role: "editor", project: "shop-app")
+            let rejectedID = try await Workflow.propose(app, token: author.secret)
+            let rejected = try await Workflow.act(
+                app, rejectedID, "reject", token: other.secret, json: ["comment": "not before Monday"])
+            #expect(rejected.status == 200)
+            #expect(rejected.json["state"] as? String == "REJECTED")
+            let rejection = rejected.json["rejection"] as? [String: Any]
+            #expect(rejection?["key"] as? String == "apiKeys/\(other.id)")
+            #expect(rejection?["comment"] as? String == "not before Monday")
+            #expect(try await Workflow.act(app, rejectedID, "publish").errorReasons == ["INVALID_STATE"])
+
+            let id = try await Workflow.propose(app, token: author.secret)
+            let byOther = try await Workflow.act(app, id, "cancel", token: other.secret)
+            #expect(byOther.status == 403)
+            #expect(byOther.errorReasons == ["NOT_AUTHOR"])
+            let cancelled = try await Workflow.act(app, id, "cancel", token: author.secret)
+            #expect(cancelled.status == 200)
+            #expect(cancelled.json["state"] as? String == "CANCELLED")
+            #expect((cancelled.json["cancellation"] as? [String: Any])?["key"] as? String == "apiKeys/\(author.id)")
+            let byAdmin = try await Workflow.act(app, try await Workflow.propose(app, token: author.secret), "cancel")
+            #expect(byAdmin.json["state"] as? String == "CANCELLED", "an admin may cancel anyone's")
+            #expect(try await Workflow.versions(app).isEmpty)
+            let actions = try await Workflow.events(app).prefix(3).map { $0["action"] as? String ?? "" }
+            #expect(actions == ["changeRequest.cancel", "changeRequest.create", "changeRequest.cancel"])
+        }
+    }
+
+    @Test func listingIsNewestFirstFilteredAndPaged() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            var ids: [String] = []
+            for number in 1...3 { ids.append(try await Workflow.propose(app, currentVersion: "3.0.\(number)")) }
+            try await Workflow.act(app, ids[1], "cancel")
+            let all = try await app.call(.get, Workflow.base)
+            let listed = all.json["changeRequests"] as? [[String: Any]] ?? []
+            #expect(listed.map { $0["name"] as? String } == ids.reversed().map { "changeRequests/\($0)" })
+            #expect(listed.allSatisfy { $0["template"] == nil }, "a listing leaves templates out")
+            let open = try await app.call(.get, Workflow.base + "?state=OPEN")
+            #expect((open.json["changeRequests"] as? [[String: Any]])?.count == 2)
+            let page = try await app.call(.get, Workflow.base + "?pageSize=2")
+            #expect((page.json["changeRequests"] as? [Any])?.count == 2)
+            let token = try #require(page.json["nextPageToken"] as? String)
+            let rest = try await app.call(.get, Workflow.base + "?pageSize=2&pageToken=\(token)")
+            #expect(
+                (rest.json["changeRequests"] as? [[String: Any]])?.first?["name"] as? String
+                    == "changeRequests/\(ids[0])")
+            #expect(rest.json["nextPageToken"] == nil)
+            #expect(try await app.call(.get, Workflow.base + "?state=DONE").errorReasons == ["INVALID_STATE"])
+            #expect(try await app.call(.get, Workflow.base + "?pageSize=0").status == 400)
+            #expect(try await Workflow.get(app, "999").status == 404)
+            #expect(try await Workflow.get(app, "abc").status == 404)
+            #expect(try await Workflow.act(app, "999", "approve").status == 404)
+            let wrongMethod = try await app.call(.get, "\(Workflow.base)/\(ids[0]):approve")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.headers[.allow] == "POST")
+        }
+    }
+
+    @Test func aRollbackCanBeProposed() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.4.0"))
+            let unknown = try await Workflow.create(app, ["rollbackSource": "7"])
+            #expect(unknown.status == 404)
+            #expect(unknown.errorFields == ["rollbackSource"])
+            let created = try await Workflow.create(app, ["description": "back to 1", "rollbackSource": 1])
+            #expect(created.status == 201, "\(created.text)")
+            #expect(created.json["rollbackSource"] as? String == "1")
+            #expect(created.json["baseVersionNumber"] as? String == "2")
+            let published = try await Workflow.act(app, Workflow.id(created), "publish")
+            #expect(published.json["publishedVersionNumber"] as? String == "3")
+            let version = try #require(try await Workflow.versions(app).first)
+            #expect(version["updateType"] as? String == "ROLLBACK")
+            #expect(version["rollbackSource"] as? String == "1")
+            #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
+        }
+    }
+
+    /// What a store sync will do: open a request through `ChangeRequestStore.create` as the server, approved at
+    /// once, and publish it through the same path.
+    @Test func serverCodeOpensAndPublishesARequestThroughTheStore() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await Workflow.requireApproval(app, true, approvals: 2)
+            let store = ChangeRequestStore(database: app.database)
+            let server = AuditActor(keyId: nil, displayName: "store sync")
+            let template = #"{"parameters":{"current_version":{"defaultValue":{"value":"4.1.0"}}}}"#
+            let open = try await store.create(
+                "shop-app", ChangeRequestProposal(templateJSON: template, description: "App Store 4.1.0"),
+                actor: server)
+            #expect(open.state == .open)
+            let approved = try await store.create(
+                "shop-app",
+                ChangeRequestProposal(templateJSON: template, description: "App Store 4.1.0", autoApproved: true),
+                actor: server)
+            #expect(approved.state == .approved)
+            let read = try await Workflow.get(app, String(approved.id))
+            #expect(read.json["autoApproved"] as? Bool == true)
+            #expect((read.json["author"] as? [String: Any])?["key"] is NSNull)
+            let done = try await store.publish("shop-app", approved.id, force: false, actor: server)
+            #expect(done.version.versionNumber == 1)
+            #expect(done.version.updateOrigin == "CHANGE_REQUEST")
+            let event = try #require(try await Workflow.events(app).first)
+            #expect(event["action"] as? String == "changeRequest.publish")
+            #expect(event["actor"] as? String == "store sync")
+        }
+    }
+
+    @Test func raisingTheRequiredApprovalsReopensAnApprovedRequest() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await Workflow.requireApproval(app, true)
+            let author = try await app.createKey(role: "editor", project: "shop-app")
+            let id = try await Workflow.propose(app, token: author.secret)
+            #expect(try await Workflow.act(app, id, "approve").json["state"] as? String == "APPROVED")
+            try await Workflow.requireApproval(app, true, approvals: 2)
+            #expect(try await Workflow.get(app, id).json["state"] as? String == "OPEN")
+            #expect(try await Workflow.act(app, id, "publish").errorReasons == ["APPROVAL_REQUIRED"])
+            try await Workflow.requireApproval(app, true, approvals: 1)
+            #expect(try await Workflow.get(app, id).json["state"] as? String == "APPROVED")
+        }
+    }
+}
