@@ -51,7 +51,7 @@ public enum ClientCalls {
     public static func publish(_ app: TestApp.Session, _ value: String) async throws {
         let reply = try await app.publish(
             "shop-app", ["parameters": ["current_version": ["defaultValue": ["value": value]]]])
-        precondition(reply.status == 200)
+        try SetupFailure.unless(reply.status == 200, "could not publish shop-app: \(reply.text)")
     }
 
     /// A configuration with this keep-alive interval on streams.

@@ -49,7 +49,7 @@ import Testing
         try await TestApp.run(url: try await TestCluster.shared.makeDatabase(), live: live) { app in
             try await app.createProject("shop-app")
             let published = try await app.publish("shop-app", Self.template)
-            precondition(published.status == 200, published.text)
+            try SetupFailure.unless(published.status == 200, published.text)
             let key = try await app.createKey(role: "client", project: "shop-app")
             try await body(app, key.secret)
         }
