@@ -28,6 +28,9 @@ import Testing
         "PUT /v1/projects/{p}/remoteConfig/draft": ("editor", true),
         "DELETE /v1/projects/{p}/remoteConfig/draft": ("editor", true),
         "POST /v1/projects/{p}/remoteConfig/draft:publish": ("editor", true),
+        "GET /v1/projects/{p}/storeSync": ("viewer", true),
+        "PUT /v1/projects/{p}/storeSync": ("admin", true),
+        "POST /v1/projects/{p}/storeSync:run": ("editor", true),
     ]
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
