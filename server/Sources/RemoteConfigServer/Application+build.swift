@@ -68,7 +68,8 @@ public struct AppEnvironment: Sendable {
         self.storeSync = StoreSync(
             links: storeLinks, templates: templates,
             lookup: AppStoreLookup(baseURL: lookupURL, timeout: storeLookupTimeout),
-            delivery: PublishDelivery(links: storeLinks, publishing: Publishing(published: published, metrics: metrics)),
+            delivery: PublishDelivery(
+                links: storeLinks, publishing: Publishing(published: published, metrics: metrics)),
             metrics: metrics, logger: logger, doorbell: ring)
     }
 

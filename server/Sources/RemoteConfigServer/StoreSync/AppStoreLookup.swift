@@ -60,9 +60,11 @@ struct AppStoreLookup: Sendable {
         self.baseURL = baseURL
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        configuration.timeoutIntervalForRequest = seconds
-        configuration.timeoutIntervalForResource = seconds
+        // The session's own timers are a backstop behind `fetch`'s deadline (which decides): a second later,
+        // and whole seconds, since on Linux a sub-second timer fires at once.
+        let seconds = (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18).rounded(.up)
+        configuration.timeoutIntervalForRequest = seconds + 1
+        configuration.timeoutIntervalForResource = seconds + 1
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil

@@ -154,7 +154,8 @@ struct StoreLinkBody: RequestBody {
         func throwIfAny() throws {
             guard let first = details.first else { return }
             let more = details.count > 1 ? " (and \(details.count - 1) more problems)" : ""
-            throw APIError.invalidArgument("the store link is not valid: \(first.message ?? first.reason)\(more)", details)
+            throw APIError.invalidArgument(
+                "the store link is not valid: \(first.message ?? first.reason)\(more)", details)
         }
     }
 }

@@ -94,7 +94,8 @@ struct StoreSync: Sendable {
             switch outcome {
             case .published(let number):
                 metrics.storeSync(result: "published")
-                logger.info("store sync of \(project): App Store version \(listing.version), published version \(number)")
+                logger.info(
+                    "store sync of \(project): App Store version \(listing.version), published version \(number)")
             case .changeRequest(let id):
                 metrics.storeSync(result: "change_request")
                 logger.info("store sync of \(project): App Store version \(listing.version), change request \(id)")

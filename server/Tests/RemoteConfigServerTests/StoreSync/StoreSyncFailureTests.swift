@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import RemoteConfigCore
-@testable import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
+
+@testable import RemoteConfigServer
 
 /// A store that fails never changes a parameter; the failure is in the status, the metrics and the log, and
 /// the link is retried later with a growing delay.
@@ -111,7 +112,8 @@ import Testing
                 #expect(try await app.publish("shop-app", template).status == 200)
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect(run.json["result"] as? String == "FAILED")
-                #expect((run.json["lastError"] as? String)?.contains("current_version is NUMBER") == true, "\(run.text)")
+                #expect(
+                    (run.json["lastError"] as? String)?.contains("current_version is NUMBER") == true, "\(run.text)")
                 #expect(try await StoreSyncFixture.versions(app).count == 2)
             }
         }

@@ -13,7 +13,7 @@ import Testing
     ) async throws {
         let url = try await TestClusterURL.make()
         let lookup = store.url
-        let configure: (inout ServerConfiguration) -> Void = {
+        let configure: @Sendable (inout ServerConfiguration) -> Void = {
             $0.storeLookupURL = lookup
             $0.storeSyncPollInterval = .milliseconds(20)
         }

@@ -27,13 +27,12 @@ enum StoreSyncFixture {
         _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
     ) async throws {
         let lookup = store.url
-        try await TestApp.run(
-            url: try await TestClusterURL.make(),
-            configure: {
-                $0.storeLookupURL = lookup
-                configure(&$0)
-            }
-        ) { app in
+        let url = try await TestClusterURL.make()
+        let setUp: (inout ServerConfiguration) -> Void = {
+            $0.storeLookupURL = lookup
+            configure(&$0)
+        }
+        try await TestApp.run(url: url, configure: setUp) { app in
             try await app.createProject("shop-app")
             try await app.publish("shop-app", TemplateFixtures.forceUpdate())
             let key = try await app.createKey(role: "client", project: "shop-app")
@@ -103,7 +102,15 @@ enum StoreSyncFixture {
                     #expect(reply.json["lastError"] is NSNull)
                 }
                 // The order people wrote the targets in is kept.
-                #expect(read.text.range(of: "current_version")!.lowerBound < read.text.range(of: "app_store_url")!.lowerBound)
+                for order in [["current_version", "app_store_url"], ["app_store_url", "current_version"]] {
+                    let body =
+                        #"{"appStoreId": "123456789", "enabled": false, "parameters": {"#
+                        + order.map { #""\#($0)": "version""# }.joined(separator: ", ") + "}}"
+                    let saved = try await app.call(.put, StoreSyncFixture.path, raw: .init(string: body))
+                    #expect(saved.status == 200, "\(saved.text)")
+                    let keys = try await app.call(.get, StoreSyncFixture.path).text
+                    #expect(keys.range(of: order[0])!.lowerBound < keys.range(of: order[1])!.lowerBound, "\(keys)")
+                }
                 // What a read answers may be sent back as it is.
                 let roundTrip = try await app.call(.put, StoreSyncFixture.path, raw: .init(data: read.body))
                 #expect(roundTrip.status == 200, "\(roundTrip.text)")
