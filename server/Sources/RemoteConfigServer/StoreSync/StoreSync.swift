@@ -107,6 +107,8 @@ struct StoreSync: Sendable {
             logger.warning("store sync of \(project): another server took the link over (the lease ran out)")
             throw StoreLinkError.claimLost
         } catch {
+            // Stopping mid-sync (shutdown) is not the store's failure: the lease runs out and another server syncs.
+            if Task.isCancelled { throw CancellationError() }
             let message = Self.describe(error)
             metrics.storeSync(result: "failed")
             let failures = claim.link.status.consecutiveFailures + 1

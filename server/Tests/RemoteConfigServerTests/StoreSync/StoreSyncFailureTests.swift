@@ -13,7 +13,7 @@ import Testing
 
     @Test func aStoreThatFailsInAnyWayChangesNothing() async throws {
         try await FakeAppStore.run { store in
-            try await StoreSyncFixture.shop(store, configure: { $0.storeLookupTimeout = .milliseconds(500) }) {
+            try await StoreSyncFixture.shop(store, configure: { $0.storeLookupTimeout = .seconds(2) }) {
                 app, key in
                 try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
                 let before = try await StoreSyncFixture.entries(app, key)

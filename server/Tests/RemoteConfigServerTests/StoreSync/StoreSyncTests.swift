@@ -233,6 +233,50 @@ enum StoreSyncFixture {
         }
     }
 
+    /// The README's recipe, with its bodies: the store sets `current_version` and `app_store_url`, people keep
+    /// `min_supported_version` and the broken release.
+    @Test func theReadmeRecipeFollowsTheStoreAndKeepsPeoplesVersions() async throws {
+        try await FakeAppStore.run { store in
+            store.answer(.listing(version: "2.4.0", trackViewUrl: "https://apps.apple.com/jp/app/id123456789"))
+            try await StoreSyncFixture.shop(store) { app, key in
+                let template = """
+                    {"conditions": [
+                      {"name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"},
+                      {"name": "broken_release", "expression": "app.version.==(['1.1.4'])"}],
+                     "parameters": {
+                      "require_force_update": {"defaultValue": {"value": "false"}, "valueType": "BOOLEAN",
+                        "conditionalValues": {"ios_too_old": {"value": "true"}, "broken_release": {"value": "true"}}},
+                      "min_supported_version": {"defaultValue": {"value": "2.0.0"}, "valueType": "STRING"},
+                      "current_version": {"defaultValue": {"value": "2.3.0"}, "valueType": "STRING"},
+                      "app_store_url": {"defaultValue": {"value": "https://apps.apple.com/app/id123456789"},
+                        "valueType": "STRING"}}}
+                    """
+                let published = try await app.call(
+                    .put, "/v1/projects/shop-app/remoteConfig", raw: .init(string: template), headers: [.ifMatch: "*"])
+                #expect(published.status == 200)
+                let link = """
+                    {"enabled": true, "appStoreId": "123456789", "country": "jp", "intervalSeconds": 3600,
+                     "parameters": {"current_version": "version", "app_store_url": "trackViewUrl"}}
+                    """
+                #expect(try await app.call(.put, StoreSyncFixture.path, raw: .init(string: link)).status == 200)
+                #expect(
+                    try await StoreSyncFixture.eventually {
+                        try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0"
+                    })
+                let run = try await app.call(.post, StoreSyncFixture.run)
+                #expect(run.json["result"] as? String == "UNCHANGED")
+                for (version, forced) in [("1.1.4", "true"), ("1.9.9", "true"), ("2.3.0", "false")] {
+                    let reply = try await ClientCalls.fetch(app, key: key, ClientCalls.ios(version))
+                    let entries = reply.json["entries"] as? [String: String] ?? [:]
+                    #expect(entries["require_force_update"] == forced, "\(version)")
+                    #expect(entries["min_supported_version"] == "2.0.0")
+                    #expect(entries["current_version"] == "2.4.0")
+                    #expect(entries["app_store_url"] == "https://apps.apple.com/jp/app/id123456789")
+                }
+            }
+        }
+    }
+
     @Test func aParameterInAGroupFollowsToo() async throws {
         try await FakeAppStore.run { store in
             store.answer(.listing(version: "3.0.0"))
