@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import RemoteConfigCore
 
 #if canImport(FoundationNetworking)
@@ -54,21 +55,46 @@ struct AppStoreLookup: Sendable {
     let baseURL: URL
     /// The whole request, connecting included, ends within this.
     let timeout: Duration
-    private let session: URLSession
+    /// Made on the first lookup: a server without store links never starts FoundationNetworking (libcurl).
+    private let sessionBox: LazySession
 
     init(baseURL: URL, timeout: Duration) {
         self.baseURL = baseURL
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        // The session's own timers are a backstop behind `fetch`'s deadline (which decides): a second later,
-        // and whole seconds, since on Linux a sub-second timer fires at once.
-        let seconds = (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18).rounded(.up)
-        configuration.timeoutIntervalForRequest = seconds + 1
-        configuration.timeoutIntervalForResource = seconds + 1
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        self.session = URLSession(configuration: configuration)
+        self.sessionBox = LazySession(timeout: timeout)
+    }
+
+    private var session: URLSession { sessionBox.session }
+
+    /// One URLSession per lookup, created when first needed.
+    private final class LazySession: Sendable {
+        private let timeout: Duration
+        private let box = NIOLockedValueBox<URLSession?>(nil)
+
+        init(timeout: Duration) { self.timeout = timeout }
+
+        var session: URLSession {
+            box.withLockedValue { session in
+                if let session { return session }
+                let made = Self.make(timeout: timeout)
+                session = made
+                return made
+            }
+        }
+
+        static func make(timeout: Duration) -> URLSession {
+            let configuration = URLSessionConfiguration.ephemeral
+            // The session's own timers are a backstop behind `fetch`'s deadline (which decides): a second later,
+            // and whole seconds, since on Linux a sub-second timer fires at once.
+            let seconds = (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18).rounded(
+                .up)
+            configuration.timeoutIntervalForRequest = seconds + 1
+            configuration.timeoutIntervalForResource = seconds + 1
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.urlCache = nil
+            configuration.httpCookieStorage = nil
+            return URLSession(configuration: configuration)
+        }
     }
 
     /// The lookup URL of one app in one storefront; other query items of the base URL are kept.

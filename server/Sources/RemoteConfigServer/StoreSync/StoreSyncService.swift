@@ -15,9 +15,11 @@ struct StoreSyncService: Service {
         try? await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    // First after one interval: start-up has the database to itself, and a link saved here
+                    // rings at once anyway.
                     while !Task.isCancelled {
-                        sync.wake()
                         try? await Task.sleep(for: pollInterval)
+                        sync.wake()
                     }
                 }
                 group.addTask {
