@@ -22,6 +22,13 @@ public struct AppEnvironment: Sendable {
     /// What `/metrics` reports.
     public let metrics: ServerMetrics
 
+    /// Store links and their syncs.
+    public let storeLinks: StoreLinkStore
+    /// Syncs store links (the background loop and `:run`).
+    let storeSync: StoreSync
+    /// What wakes the background loop of store sync (`StoreSync.wake()` rings it).
+    let storeSyncDoorbell: AsyncStream<Void>
+
     /// Fetches per second per client key; nil for no limit.
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
@@ -29,7 +36,8 @@ public struct AppEnvironment: Sendable {
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
-        fetchRateLimit: Double? = nil, maxStreams: Int = .max
+        fetchRateLimit: Double? = nil, maxStreams: Int = .max,
+        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10)
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.database = database
@@ -53,6 +61,18 @@ public struct AppEnvironment: Sendable {
             Task { streams.publish(project: project, version: version) }
         }
         clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
+        let storeLinks = StoreLinkStore(database: database)
+        self.storeLinks = storeLinks
+        let (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.storeSyncDoorbell = doorbell
+        // The configuration was validated; the fallback only keeps a bad URL from crashing a test.
+        let lookupURL = URL(string: storeLookupURL) ?? URL(string: "https://itunes.apple.com/lookup")!
+        self.storeSync = StoreSync(
+            links: storeLinks, templates: templates,
+            lookup: AppStoreLookup(baseURL: lookupURL, timeout: storeLookupTimeout),
+            delivery: PublishDelivery(
+                links: storeLinks, publishing: Publishing(published: published, metrics: metrics)),
+            metrics: metrics, logger: logger, doorbell: ring)
     }
 
     /// The template routes' controller, which also installs every version this server publishes in its cache.
@@ -100,6 +120,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
+    StoreSyncController(
+        links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync,
+        templatesController: templates
+    ).addRoutes(to: routes)
     table.serve(from: router)
     return router
 }
@@ -114,7 +138,8 @@ public func buildApplication(
         database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
         fetchRateLimit: configuration.fetchRateLimit,
         maxStreams: configuration.maxStreams
-            ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit))
+            ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit),
+        storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
     return buildApplication(
         configuration: configuration, environment: environment, logger: logger, routes: routes,
         onServerRunning: onServerRunning)
@@ -160,6 +185,10 @@ public func buildApplication(
         ChangeRequestScheduler(
             changeRequests: environment.changeRequests, templatesController: environment.templatesController(),
             logger: logger, interval: configuration.schedulePollInterval, wakeup: wakeup))
+    app.addServices(
+        StoreSyncService(
+            sync: environment.storeSync, pollInterval: configuration.storeSyncPollInterval,
+            doorbell: environment.storeSyncDoorbell))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
         try await environment.published.synchronize()

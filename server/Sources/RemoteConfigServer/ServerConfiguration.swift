@@ -29,6 +29,12 @@ public struct ServerConfiguration: Sendable {
     /// Streams this server holds at most; a stream request beyond them answers 503 with `Retry-After`.
     /// nil: 90% of the connections the process can hold (`ConnectionCapacity`).
     public var maxStreams: Int?
+    /// The App Store lookup that store sync asks (`URL?id=<appStoreId>&country=<country>`).
+    public var storeLookupURL: String = "https://itunes.apple.com/lookup"
+    /// A store lookup that has not answered within this has failed.
+    public var storeLookupTimeout: Duration = .seconds(10)
+    /// How often each server looks for store links that are due.
+    public var storeSyncPollInterval: Duration = .seconds(5)
 
     public init() {}
 
@@ -51,6 +57,14 @@ public struct ServerConfiguration: Sendable {
         guard idleTimeout > .zero else { throw Invalid("--idle-timeout / RC_IDLE_TIMEOUT: must be positive") }
         if let maxStreams, maxStreams < 1 {
             throw Invalid("--max-streams / RC_MAX_STREAMS: \(maxStreams) is not a positive number of streams")
+        }
+        guard let lookup = URL(string: storeLookupURL), ["http", "https"].contains(lookup.scheme?.lowercased()),
+            lookup.host?.isEmpty == false
+        else {
+            throw Invalid("--store-lookup-url / RC_STORE_LOOKUP_URL: '\(storeLookupURL)' is not an http(s) URL")
+        }
+        guard storeLookupTimeout > .zero, storeSyncPollInterval > .zero else {
+            throw Invalid("store sync: the lookup timeout and the poll interval must be positive")
         }
         try Self.checkWritable(dataDirectory, needed: databaseURL == nil)
     }

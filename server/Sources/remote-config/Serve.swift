@@ -44,6 +44,12 @@ struct Serve: AsyncParsableCommand {
         help: "Streams held at most, 503 beyond (RC_MAX_STREAMS; default 90% of the connections the process can hold).")
     var maxStreams: String?
 
+    @Option(
+        help:
+            "App Store lookup URL for store sync, called as URL?id=<app id>&country=<cc> (RC_STORE_LOOKUP_URL; default https://itunes.apple.com/lookup)."
+    )
+    var storeLookupUrl: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         do {
@@ -148,6 +154,9 @@ struct Serve: AsyncParsableCommand {
                     "--max-streams / RC_MAX_STREAMS: '\(text)' is not a positive whole number")
             }
             configuration.maxStreams = count
+        }
+        if let text = storeLookupUrl ?? environment["RC_STORE_LOOKUP_URL"], !text.isEmpty {
+            configuration.storeLookupURL = text
         }
         return configuration
     }

@@ -36,6 +36,9 @@ import Testing
         "POST /v1/projects/{p}/remoteConfig/changeRequests/{id}:reject": ("editor", true),
         "POST /v1/projects/{p}/remoteConfig/changeRequests/{id}:cancel": ("editor", true),
         "POST /v1/projects/{p}/remoteConfig/changeRequests/{id}:publish": ("editor", true),
+        "GET /v1/projects/{p}/storeSync": ("viewer", true),
+        "PUT /v1/projects/{p}/storeSync": ("admin", true),
+        "POST /v1/projects/{p}/storeSync:run": ("editor", true),
     ]
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [

@@ -39,10 +39,13 @@ public struct TestApp {
         configuration.adminToken = adminToken
         configuration.dataDirectory = NSTemporaryDirectory() + "rc-app-\(UUID().uuidString)"
         configuration.port = 0
+        // No test reaches the real App Store: a link synced by a test that set no fake store fails at once.
+        configuration.storeLookupURL = "http://127.0.0.1:9/lookup"
         configure(&configuration)
         let environment = AppEnvironment(
             database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
-            fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max)
+            fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
+            storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
         let app = buildApplication(
             configuration: configuration, environment: environment, logger: logger, routes: routes)
         return try await app.test(live ? .live : .router) { client in

@@ -16,6 +16,7 @@ public final class ServerMetrics: Sendable {
     private let refusedStreams: Counter
     private let refusedConnections: Counter
     private let acceptErrors: Counter
+    private let storeSyncFailures: Counter
 
     static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "rc", metricName: metric, unitName: unit, helpText: help)
@@ -28,6 +29,9 @@ public final class ServerMetrics: Sendable {
         name("http_request_duration", "seconds", "HTTP request latency by route")
     }
     static var fetches: MetricNameDescriptor { name("fetches", "total", "Fetch answers by state (304s included)") }
+    static var storeSyncs: MetricNameDescriptor {
+        name("store_syncs", "total", "Store version syncs run by this server, by result")
+    }
     static var publishes: MetricNameDescriptor {
         name("publishes", "total", "Versions published through this server, by update type")
     }
@@ -51,6 +55,10 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "accept_errors", "total", "Accepts that failed because the process or system ran out of descriptors"
             ))
+        storeSyncFailures = registry.makeCounter(
+            descriptor: Self.name(
+                "store_sync_failures", "total",
+                "Store version syncs that failed (store unreachable, slow, or answering garbage): nothing changed"))
     }
 
     /// The labelled series already made: the registry builds label strings and takes its lock on every
@@ -128,6 +136,12 @@ public final class ServerMetrics: Sendable {
     /// A version this server published.
     func publish(updateType: String) {
         registry.makeCounter(descriptor: Self.publishes, labels: [("update_type", updateType)]).increment()
+    }
+
+    /// A store sync this server ran: `published`, `unchanged` or `failed` (which also counts as a failure).
+    func storeSync(result: String) {
+        registry.makeCounter(descriptor: Self.storeSyncs, labels: [("result", result)]).increment()
+        if result == "failed" { storeSyncFailures.increment() }
     }
 
     func cacheReload() { cacheReloads.increment() }

@@ -201,19 +201,11 @@ struct TemplatesController {
         return try RemoteConfigTemplate(json: Array(json.utf8))
     }
 
-    /// Runs a publish and tells this server's cache at once, without waiting for the notification; `compiled`
-    /// is what the publish compiled while validating (nil: compile the stored JSON).
+    /// Runs a publish and tells this server's cache at once (see `Publishing`).
     func publishing(_ compiled: CompiledTemplate? = nil, _ body: () async throws -> StoredVersion) async throws
         -> StoredVersion
     {
-        let stored = try await body()
-        metrics.publish(updateType: stored.updateType)
-        if let compiled {
-            published.install(project: stored.project, version: stored.versionNumber, compiled: compiled)
-        } else {
-            await published.install(stored)
-        }
-        return stored
+        try await Publishing(published: published, metrics: metrics).run(compiled, body)
     }
 
     static func time(_ text: String?, field: String) throws -> Date? {

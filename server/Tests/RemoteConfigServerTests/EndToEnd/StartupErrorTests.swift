@@ -52,6 +52,16 @@ import Testing
         #expect(line.contains("RC_LOG_LEVEL"))
     }
 
+    @Test func badStoreLookupURL() async throws {
+        let line = try await failure(
+            ["serve", "--database-url", "postgres://x@127.0.0.1:1/x", "--store-lookup-url", "itunes.apple.com/lookup"])
+        #expect(line.contains("--store-lookup-url") && line.contains("RC_STORE_LOOKUP_URL"))
+        let fromEnvironment = try await failure(
+            ["serve", "--database-url", "postgres://x@127.0.0.1:1/x"], environment: ["RC_STORE_LOOKUP_URL": "ftp://x/y"]
+        )
+        #expect(fromEnvironment.contains("RC_STORE_LOOKUP_URL"))
+    }
+
     @Test func editedMigrationStopsStartUp() async throws {
         let url = try await TestCluster.shared.makeDatabase()
         let logger = Logger(label: "test")

@@ -1,0 +1,231 @@
+import Foundation
+import Logging
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// What one sync did, as `:run` answers it.
+struct StoreSyncResult: Sendable {
+    enum Outcome: Sendable {
+        case published(versionNumber: Int64)
+        case changeRequest(id: String)
+        case unchanged
+        case failed(String)
+    }
+
+    /// The link with its status after the sync.
+    let link: StoreLink
+    let outcome: Outcome
+}
+
+/// A published template the store's values cannot go into; one sentence for `lastError`.
+struct StoreSyncProblem: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Keeps parameters in step with the App Store: claims a link (so exactly one replica syncs it), looks the app
+/// up, and when a mapped value differs from the published template, hands the changed template to `delivery`.
+/// A failure of any kind changes no parameter; it is counted, logged and recorded in the link's status, and the
+/// link is retried later with a growing delay.
+struct StoreSync: Sendable {
+    let links: StoreLinkStore
+    let templates: TemplateStore
+    let lookup: AppStoreLookup
+    let delivery: any StoreSyncDelivery
+    let metrics: ServerMetrics
+    let logger: Logger
+    /// Rings the background loop (`StoreSyncService`) so a link saved just now is synced without waiting.
+    let doorbell: AsyncStream<Void>.Continuation
+
+    /// Who background syncs are recorded as (audit actor, `updateUser`).
+    static let serverActor = AuditActor(keyId: nil, displayName: "store sync")
+    /// Versions published since a sync read the template make it read again, this many times at most.
+    static let attempts = 3
+
+    /// How long a claim holds a link: the lookup's whole timeout, and room to publish.
+    var lease: Duration { lookup.timeout + .seconds(60) }
+
+    /// Asks the background loop to look for due links now.
+    func wake() { doorbell.yield() }
+
+    /// Syncs every link that is due and not held by another replica, one after another.
+    func syncDue() async {
+        do {
+            while !Task.isCancelled, let claim = try await links.claimDue(lease: lease) {
+                do {
+                    _ = try await sync(claim, actor: Self.serverActor)
+                } catch {
+                    logger.warning("store sync of \(claim.link.project): could not record the outcome: \(error)")
+                }
+            }
+        } catch {
+            logger.debug("store sync: could not look for due links: \(error)")
+        }
+    }
+
+    /// Syncs `project`'s link now, enabled or not, once any sync running elsewhere has finished.
+    /// `StoreError.notFound` when the project has no link.
+    func run(_ project: String, actor: AuditActor) async throws -> StoreSyncResult {
+        let start = ContinuousClock.now
+        while true {
+            if let claim = try await links.claim(project, lease: lease) {
+                do {
+                    return try await sync(claim, actor: actor)
+                } catch StoreLinkError.claimLost {
+                    throw APIError.aborted("another server took this sync over; read the store link again")
+                }
+            }
+            // Another replica is syncing it; its answer is seconds away at most.
+            guard ContinuousClock.now - start < lease else {
+                throw APIError.aborted("another server is syncing this store link; retry shortly")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Syncs a claimed link and records the outcome, which lets go of it. Throws only when the outcome cannot be
+    /// recorded (the database is away, or the lease ran out and another sync took over).
+    func sync(_ claim: StoreLinkClaim, actor: AuditActor) async throws -> StoreSyncResult {
+        let project = claim.link.project
+        let settings = claim.link.settings
+        do {
+            let listing = try await lookup.lookup(appStoreId: settings.appStoreId, country: settings.country)
+            let outcome = try await apply(listing, claim: claim, actor: actor)
+            let link = try await links.succeeded(claim, storeVersion: listing.version)
+            switch outcome {
+            case .published(let number):
+                metrics.storeSync(result: "published")
+                logger.info(
+                    "store sync of \(project): App Store version \(listing.version), published version \(number)")
+            case .changeRequest(let id):
+                metrics.storeSync(result: "change_request")
+                logger.info("store sync of \(project): App Store version \(listing.version), change request \(id)")
+            case .unchanged, .failed:
+                metrics.storeSync(result: "unchanged")
+            }
+            return StoreSyncResult(link: link, outcome: outcome)
+        } catch StoreLinkError.claimLost {
+            logger.warning("store sync of \(project): another server took the link over (the lease ran out)")
+            throw StoreLinkError.claimLost
+        } catch {
+            // Stopping mid-sync (shutdown) is not the store's failure: the lease runs out and another server syncs.
+            if Task.isCancelled { throw CancellationError() }
+            let message = Self.describe(error)
+            metrics.storeSync(result: "failed")
+            let failures = claim.link.status.consecutiveFailures + 1
+            let delay = Self.retryDelay(failures: failures, interval: settings.intervalSeconds)
+            logger.warning(
+                "store sync of \(project) failed (\(failures) in a row, next attempt in \(delay)): \(message)")
+            let link = try await links.failed(claim, error: message, retryAfter: delay)
+            return StoreSyncResult(link: link, outcome: .failed(message))
+        }
+    }
+
+    /// Puts the listing's values into the published template and delivers it when any differs.
+    private func apply(_ listing: StoreListing, claim: StoreLinkClaim, actor: AuditActor) async throws
+        -> StoreSyncResult.Outcome
+    {
+        let project = claim.link.project
+        for attempt in 1...Self.attempts {
+            guard let latest = try await templates.latest(project) else {
+                throw StoreSyncProblem(description: "nothing is published in \(project) yet")
+            }
+            let mappings = claim.link.settings.parameters
+            let made = try await HeavyWork.run(size: latest.templateJSON.utf8.count) {
+                () throws -> (PreparedTemplate, [String])? in
+                var template = try RemoteConfigTemplate(json: Array(latest.templateJSON.utf8))
+                let changed = try Self.apply(listing, mappings, to: &template)
+                guard !changed.isEmpty else { return nil }
+                return (try PreparedTemplate(template, extraIssues: TemplateHTTP.textIssues), changed)
+            }
+            guard let (prepared, changed) = made else { return .unchanged }
+            let change = StoreSyncChange(
+                claim: claim, prepared: prepared, baseVersion: latest.versionNumber,
+                description: Self.description(version: listing.version, changed: changed), actor: actor)
+            do {
+                switch try await delivery.deliver(change) {
+                case .published(let stored): return .published(versionNumber: stored.versionNumber)
+                case .changeRequest(let id): return .changeRequest(id: id)
+                }
+            } catch TemplateStoreError.stale where attempt < Self.attempts {
+                continue  // someone published meanwhile: start again from their version
+            }
+        }
+        throw StoreSyncProblem(description: "the template kept changing while the sync published")
+    }
+
+    /// Sets each mapped parameter's default value to the listing's field; returns the parameters whose value
+    /// changed. Conditional values are people's and stay as they are.
+    static func apply(
+        _ listing: StoreListing, _ mappings: [StoreLinkMapping], to template: inout RemoteConfigTemplate
+    ) throws -> [String] {
+        var changed: [String] = []
+        for mapping in mappings {
+            guard let field = StoreField(rawValue: mapping.field), let value = listing.fields[field] else {
+                throw StoreSyncProblem(description: "the App Store's answer has no \(mapping.field)")
+            }
+            let key = mapping.parameter
+            let update: (inout Parameter) throws -> Bool = { parameter in
+                guard parameter.valueType == .string else {
+                    throw StoreSyncProblem(
+                        description: "parameter \(key) is \(parameter.valueType.rawValue) now, not STRING")
+                }
+                guard parameter.defaultValue != .value(value) else { return false }
+                parameter.defaultValue = .value(value)
+                return true
+            }
+            var found = false
+            if var parameter = template.parameters[key] {
+                found = true
+                if try update(&parameter) {
+                    template.parameters[key] = parameter
+                    changed.append(key)
+                }
+            } else {
+                for (name, group) in template.parameterGroups {
+                    guard var parameter = group.parameters[key] else { continue }
+                    found = true
+                    if try update(&parameter) {
+                        var copy = group
+                        copy.parameters[key] = parameter
+                        template.parameterGroups[name] = copy
+                        changed.append(key)
+                    }
+                    break
+                }
+            }
+            guard found else {
+                throw StoreSyncProblem(description: "parameter \(key) is no longer in the published template")
+            }
+        }
+        return changed
+    }
+
+    /// The version's description: the store version, and which parameters took it.
+    static func description(version: String, changed: [String]) -> String {
+        let text = "App Store version \(version) (store sync: \(changed.joined(separator: ", ")))"
+        guard text.unicodeScalars.count > TextLimits.description else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(TextLimits.description - 1))) + "…"
+    }
+
+    /// The wait after the `failures`-th failure in a row: a minute, doubling each time, up to the larger of the
+    /// interval and an hour. A store that is briefly down is tried again soon, one that stays down is not hammered.
+    static func retryDelay(failures: Int, interval: Int) -> Duration {
+        let cap = Double(max(interval, 3600))
+        let delay = min(cap, 60 * pow(2, Double(min(max(failures - 1, 0), 30))))
+        return .seconds(delay)
+    }
+
+    /// One sentence for `lastError` and the log.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as StoreLookupError: return error.description
+        case let error as StoreSyncProblem: return error.description
+        case let error as PreparedTemplate.Failure:
+            return "the App Store's values would make the template invalid: \(TemplateHTTP.apiError(error).message)"
+        case let error as TemplateDecodingError: return "the published template cannot be read: \(error)"
+        case let error as StoreError: return "\(error)"
+        case let error as APIError: return error.message
+        default: return "\(error)"
+        }
+    }
+}

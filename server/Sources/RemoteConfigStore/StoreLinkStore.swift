@@ -1,0 +1,265 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One mapping of a store link: the STRING parameter `parameter` receives the store's field `field`.
+public struct StoreLinkMapping: Sendable, Equatable, Codable {
+    public let parameter: String
+    public let field: String
+
+    public init(parameter: String, field: String) {
+        self.parameter = parameter
+        self.field = field
+    }
+}
+
+/// What an admin sets on a project's store link.
+public struct StoreLinkSettings: Sendable, Equatable {
+    public var enabled: Bool
+    /// The App Store's numeric app id (`id=` of the lookup).
+    public var appStoreId: String
+    /// The storefront, two lowercase letters (`country=` of the lookup).
+    public var country: String
+    public var intervalSeconds: Int
+    /// Target parameters and the store fields they receive, in the order given.
+    public var parameters: [StoreLinkMapping]
+    /// With approvals required, a sync's change request is approved at once.
+    public var autoApprove: Bool
+
+    public init(
+        enabled: Bool, appStoreId: String, country: String, intervalSeconds: Int, parameters: [StoreLinkMapping],
+        autoApprove: Bool
+    ) {
+        self.enabled = enabled
+        self.appStoreId = appStoreId
+        self.country = country
+        self.intervalSeconds = intervalSeconds
+        self.parameters = parameters
+        self.autoApprove = autoApprove
+    }
+}
+
+/// How the link's syncs went.
+public struct StoreLinkStatus: Sendable, Equatable {
+    /// The last attempt, successful or not.
+    public let lastSyncTime: Date?
+    /// The version the store answered last.
+    public let lastStoreVersion: String?
+    /// Why the last attempt failed; nil after a success.
+    public let lastError: String?
+    /// Failed attempts since the last success (the backoff grows with them).
+    public let consecutiveFailures: Int
+    /// When the background loop syncs the link next (it is due from then on).
+    public let nextSyncTime: Date
+}
+
+/// A project's link to its App Store listing, with its status.
+public struct StoreLink: Sendable, Equatable {
+    public let project: String
+    public let settings: StoreLinkSettings
+    public let status: StoreLinkStatus
+    public let updateTime: Date
+}
+
+/// A link held by one sync: `token` proves the holder on every write of the sync, so a replica whose lease ran
+/// out (and another took over) writes nothing.
+public struct StoreLinkClaim: Sendable {
+    public let link: StoreLink
+    public let token: UUID
+}
+
+/// Why a sync's write was refused.
+public enum StoreLinkError: Error, Equatable {
+    /// The claim's lease ran out and another sync holds the link now.
+    case claimLost
+}
+
+/// Store links in PostgreSQL, and the claims that let exactly one replica sync a link at a time.
+public struct StoreLinkStore: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// The link of `project`, or nil when none was ever set.
+    public func get(_ project: String) async throws -> StoreLink? {
+        try await database.run { client in
+            let rows = try await client.query(
+                "SELECT \(unescaped: Self.columns) FROM store_links WHERE project_id = \(project)")
+            return try await Self.decode(rows).first
+        }
+    }
+
+    /// Creates or replaces the link's settings, audited. The status is kept, but the backoff starts afresh and
+    /// the link is due at once, so new settings are tried without waiting for the old interval.
+    public func save(_ project: String, _ settings: StoreLinkSettings, actor: AuditActor) async throws -> StoreLink {
+        let mappings = try Self.encode(settings.parameters)
+        return try await database.transaction { connection in
+            _ = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
+            let rows = try await connection.query(
+                """
+                INSERT INTO store_links AS l (project_id, enabled, app_store_id, country, interval_seconds,
+                    parameters, auto_approve)
+                VALUES (\(project), \(settings.enabled), \(settings.appStoreId), \(settings.country),
+                    \(settings.intervalSeconds), \(mappings)::json, \(settings.autoApprove))
+                ON CONFLICT (project_id) DO UPDATE SET enabled = EXCLUDED.enabled,
+                    app_store_id = EXCLUDED.app_store_id, country = EXCLUDED.country,
+                    interval_seconds = EXCLUDED.interval_seconds, parameters = EXCLUDED.parameters,
+                    auto_approve = EXCLUDED.auto_approve, updated_at = now(), failures = 0, next_sync_at = now()
+                RETURNING \(unescaped: Self.columns)
+                """, logger: database.logger)
+            guard let saved = try await Self.decode(rows).first else { throw StoreError.notFound("store link") }
+            let detail: [String: String] = [
+                "enabled": "\(settings.enabled)", "appStoreId": settings.appStoreId, "country": settings.country,
+                "intervalSeconds": "\(settings.intervalSeconds)", "autoApprove": "\(settings.autoApprove)",
+                "parameters": settings.parameters.map { "\($0.parameter)=\($0.field)" }.joined(separator: ","),
+            ]
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "storeSync.update", detail: detail,
+                logger: database.logger)
+            return saved
+        }
+    }
+
+    /// Claims one enabled link that is due and that no sync holds, for `lease`; nil when there is none. Replicas
+    /// asking at once get different links (`FOR UPDATE SKIP LOCKED`), and a claimed link is not due for anyone
+    /// else until its lease runs out.
+    public func claimDue(lease: Duration) async throws -> StoreLinkClaim? {
+        let token = UUID()
+        let seconds = Self.seconds(lease)
+        return try await database.run { client in
+            let rows = try await client.query(
+                """
+                UPDATE store_links SET claim_token = \(token), claimed_until = now() + make_interval(secs => \(seconds))
+                WHERE project_id = (
+                    SELECT project_id FROM store_links
+                    WHERE enabled AND next_sync_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+                    ORDER BY next_sync_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+                RETURNING \(unescaped: Self.columns)
+                """)
+            return try await Self.decode(rows).first.map { StoreLinkClaim(link: $0, token: token) }
+        }
+    }
+
+    /// Claims the link of `project` whether or not it is due or enabled (a sync asked for now); nil while
+    /// another sync holds it. `StoreError.notFound` when the project has no link.
+    public func claim(_ project: String, lease: Duration) async throws -> StoreLinkClaim? {
+        let token = UUID()
+        let seconds = Self.seconds(lease)
+        return try await database.run { client in
+            // An UPDATE locks the row and re-checks its condition after a concurrent claim commits, so two
+            // claims never both succeed.
+            let rows = try await client.query(
+                """
+                UPDATE store_links SET claim_token = \(token), claimed_until = now() + make_interval(secs => \(seconds))
+                WHERE project_id = \(project) AND (claimed_until IS NULL OR claimed_until < now())
+                RETURNING \(unescaped: Self.columns)
+                """)
+            if let link = try await Self.decode(rows).first { return StoreLinkClaim(link: link, token: token) }
+            let exists = try await client.query("SELECT 1 FROM store_links WHERE project_id = \(project)")
+            for try await _ in exists { return nil }
+            throw StoreError.notFound("store link of \(project)")
+        }
+    }
+
+    /// Records a successful sync and lets go of the link; it is due again after its interval.
+    public func succeeded(_ claim: StoreLinkClaim, storeVersion: String) async throws -> StoreLink {
+        try await finish {
+            try await $0.query(
+                """
+                UPDATE store_links SET last_sync_time = now(), last_store_version = \(storeVersion), last_error = NULL,
+                    failures = 0, next_sync_at = now() + make_interval(secs => interval_seconds),
+                    claim_token = NULL, claimed_until = NULL
+                WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
+                RETURNING \(unescaped: Self.columns)
+                """)
+        }
+    }
+
+    /// Records a failed sync and lets go of the link; it is due again after `retryAfter`.
+    public func failed(_ claim: StoreLinkClaim, error: String, retryAfter: Duration) async throws -> StoreLink {
+        let seconds = Self.seconds(retryAfter)
+        return try await finish {
+            try await $0.query(
+                """
+                UPDATE store_links SET last_sync_time = now(), last_error = \(error), failures = failures + 1,
+                    next_sync_at = now() + make_interval(secs => \(seconds)), claim_token = NULL, claimed_until = NULL
+                WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
+                RETURNING \(unescaped: Self.columns)
+                """)
+        }
+    }
+
+    /// Runs a claim's last write; `claimLost` when it no longer held the link.
+    private func finish(_ update: @escaping @Sendable (PostgresClient) async throws -> PostgresRowSequence)
+        async throws -> StoreLink
+    {
+        try await database.run { client in
+            guard let link = try await Self.decode(try await update(client)).first else {
+                throw StoreLinkError.claimLost
+            }
+            return link
+        }
+    }
+
+    /// Publishes the next version for a sync, in one transaction with the check that `claim` still holds the
+    /// link: the ordinary publish (project lock, ETag, version, audit, NOTIFY).
+    public func publish(_ claim: StoreLinkClaim, _ request: PublishRequest, actor: AuditActor) async throws
+        -> StoredVersion
+    {
+        try await database.transaction { connection in
+            try await Self.checkHeld(claim, on: connection, logger: database.logger)
+            return try await TemplateStore.publish(
+                claim.link.project, request, actor: actor, on: connection, logger: database.logger)
+        }
+    }
+
+    /// Throws `claimLost` unless `claim` holds its link, which stays locked until the transaction ends.
+    static func checkHeld(_ claim: StoreLinkClaim, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT 1 FROM store_links WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
+            FOR UPDATE
+            """, logger: logger)
+        for try await _ in rows { return }
+        throw StoreLinkError.claimLost
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+
+    static let columns = """
+        project_id, enabled, app_store_id, country, interval_seconds, parameters::text, auto_approve, updated_at, \
+        last_sync_time, last_store_version, last_error, failures, next_sync_at
+        """
+
+    static func encode(_ mappings: [StoreLinkMapping]) throws -> String {
+        String(decoding: try JSONEncoder().encode(mappings), as: UTF8.self)
+    }
+
+    static func decode(_ rows: PostgresRowSequence) async throws -> [StoreLink] {
+        var links: [StoreLink] = []
+        for try await row in rows {
+            let (
+                project, enabled, appStoreId, country, interval, mappings, autoApprove, updated, lastSync,
+                lastVersion, lastError, failures, next
+            ) = try row.decode(
+                (String, Bool, String, String, Int, String, Bool, Date, Date?, String?, String?, Int, Date).self)
+            let parameters = try JSONDecoder().decode([StoreLinkMapping].self, from: Data(mappings.utf8))
+            links.append(
+                StoreLink(
+                    project: project,
+                    settings: StoreLinkSettings(
+                        enabled: enabled, appStoreId: appStoreId, country: country, intervalSeconds: interval,
+                        parameters: parameters, autoApprove: autoApprove),
+                    status: StoreLinkStatus(
+                        lastSyncTime: lastSync, lastStoreVersion: lastVersion, lastError: lastError,
+                        consecutiveFailures: failures, nextSyncTime: next),
+                    updateTime: updated))
+        }
+        return links
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import RemoteConfigStore
+import RemoteConfigTestSupport
+import Testing
+
+/// Store sync in the built binary: the lookup URL from the flag and from the variable, two replicas, one sync.
+@Suite struct StoreSyncProcessTests {
+    @Test func twoServersFollowTheStoreWithOneLookup() async throws {
+        try await FakeAppStore.run { store in
+            store.answer(.listing(version: "2.4.0"), delay: .milliseconds(200))
+            let url = ServeCommandTests.urlText(try await TestCluster.shared.makeDatabase())
+            let environment = ["RC_ADMIN_TOKEN": ReplicaTests.token, "RC_LOG_LEVEL": "warning"]
+            let one = try ServerProcess(
+                ["serve", "--port", "0", "--database-url", url, "--store-lookup-url", store.url],
+                environment: environment)
+            let two = try ServerProcess(
+                ["serve", "--port", "0", "--database-url", url],
+                environment: environment.merging(["RC_STORE_LOOKUP_URL": store.url]) { $1 })
+            defer {
+                one.signal()
+                two.signal()
+            }
+            let bases = [
+                "http://127.0.0.1:\(try await one.waitUntilListening())",
+                "http://127.0.0.1:\(try await two.waitUntilListening())",
+            ]
+            let admin = ["Authorization": "Bearer \(ReplicaTests.token)"]
+            #expect(
+                try await HTTP.request(
+                    "POST", bases[0] + "/v1/projects", headers: admin, body: HTTP.json(["projectId": "shop-app"])
+                ).status == 201)
+            let published = try await HTTP.request(
+                "PUT", bases[0] + "/v1/projects/shop-app/remoteConfig",
+                headers: admin.merging(["If-Match": "*"]) { $1 },
+                body: HTTP.json(TemplateFixtures.forceUpdate()))
+            #expect(published.status == 200)
+            let key = try await HTTP.request(
+                "POST", bases[0] + "/v1/apiKeys", headers: admin,
+                body: HTTP.json(["role": "client", "project": "shop-app", "displayName": "app"]))
+            let secret = try #require(key.json["key"] as? String)
+            // Saved on the second server, which asks the store through RC_STORE_LOOKUP_URL.
+            let link = try await HTTP.request(
+                "PUT", bases[1] + "/v1/projects/shop-app/storeSync", headers: admin,
+                body: HTTP.json(StoreSyncFixture.link(enabled: true)))
+            #expect(link.status == 200, "\(String(decoding: link.body, as: UTF8.self))")
+            for base in bases {
+                let followed = try await ReplicaTests.within(.seconds(20)) {
+                    let reply = try await HTTP.request(
+                        "POST", base + "/v1/projects/shop-app/remoteConfig:fetch", headers: ["X-API-Key": secret],
+                        body: HTTP.json(["appInstanceId": "i", "platform": "IOS", "appVersion": "2.0.0"]))
+                    return (reply.json["entries"] as? [String: String])?["current_version"] == "2.4.0"
+                }
+                #expect(followed != nil, "\(base) does not serve the store's version")
+            }
+            #expect(store.requests.count == 1, "\(store.requests)")
+            // The first server asks the store through --store-lookup-url.
+            let run = try await HTTP.request("POST", bases[0] + "/v1/projects/shop-app/storeSync:run", headers: admin)
+            #expect(run.json["result"] as? String == "UNCHANGED", "\(String(decoding: run.body, as: UTF8.self))")
+            #expect(store.requests.count == 2)
+        }
+    }
+}
