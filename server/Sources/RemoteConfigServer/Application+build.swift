@@ -70,8 +70,10 @@ public struct AppEnvironment: Sendable {
         self.storeSync = StoreSync(
             links: storeLinks, templates: templates,
             lookup: AppStoreLookup(baseURL: lookupURL, timeout: storeLookupTimeout),
-            delivery: PublishDelivery(
-                links: storeLinks, publishing: Publishing(published: published, metrics: metrics)),
+            delivery: ChangeRequestDelivery(
+                projects: projects, changeRequests: changeRequests, links: storeLinks,
+                publish: PublishDelivery(
+                    links: storeLinks, publishing: Publishing(published: published, metrics: metrics))),
             metrics: metrics, logger: logger, doorbell: ring)
     }
 

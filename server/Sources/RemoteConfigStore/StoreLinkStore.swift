@@ -215,6 +215,13 @@ public struct StoreLinkStore: Sendable {
         }
     }
 
+    /// Throws `claimLost` unless `claim` still holds its link.
+    public func checkHeld(_ claim: StoreLinkClaim) async throws {
+        try await database.transaction { connection in
+            try await Self.checkHeld(claim, on: connection, logger: database.logger)
+        }
+    }
+
     /// Throws `claimLost` unless `claim` holds its link, which stays locked until the transaction ends.
     static func checkHeld(_ claim: StoreLinkClaim, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = try await connection.query(

@@ -23,14 +23,10 @@ enum StoreSyncDelivered: Sendable {
     case changeRequest(id: String)
 }
 
-/// Where a sync's change goes: the one seam between store sync and publishing.
-///
-/// Today every change is published (`PublishDelivery`). When change requests land, a project with
-/// `requireApproval` must get a change request instead, approved at once only with the link's `autoApprove`:
-/// that is one more conformer, chosen in `AppEnvironment`, which opens the change request in a transaction that
-/// also checks the claim (as `StoreLinkStore.publish` does) and delegates to `PublishDelivery` otherwise.
-/// A delivery throws `TemplateStoreError.stale` when a version was published since `baseVersion`; the sync
-/// then reads the template again and retries.
+/// Where a sync's change goes: the one seam between store sync and publishing. `PublishDelivery` publishes;
+/// `ChangeRequestDelivery` (what servers use) proposes a change request instead when the project requires
+/// approval. A delivery throws `TemplateStoreError.stale` when a version was published since `baseVersion`;
+/// the sync then reads the template again and retries.
 protocol StoreSyncDelivery: Sendable {
     func deliver(_ change: StoreSyncChange) async throws -> StoreSyncDelivered
 }
