@@ -84,7 +84,7 @@ public struct DraftStore: Sendable {
     /// is `staleDraft`, a base that is no longer the latest version `baseChanged` (unless `force`).
     public func publish(
         _ project: String, revision: Int64, templateJSON json: String, force: Bool, description: String,
-        actor: AuditActor
+        origin: String = "REST_API", actor: AuditActor
     ) async throws -> StoredVersion {
         try await database.transaction { connection in
             let latest = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
@@ -102,7 +102,7 @@ public struct DraftStore: Sendable {
             let request = PublishRequest(
                 templateJSON: json, expectedVersion: nil,
                 updateType: draft.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE",
-                updateUser: actor.displayName,
+                updateUser: actor.displayName, updateOrigin: origin,
                 description: description)
             let stored = try await TemplateStore.publish(
                 project, request, actor: actor, on: connection, logger: database.logger)

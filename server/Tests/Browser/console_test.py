@@ -266,7 +266,7 @@ def test_force_update_recipe(browser, base):
     browser.go("#/projects/shop-app/history")
     browser.wait_text("#versions", "Current version 2.2.0")
     first = browser.text('#versions tr[data-version="1"]')
-    assert "Force update for old iOS" in first and "update · API" in first, first
+    assert "Force update for old iOS" in first and "update · console" in first, first
     browser.choose("#diff-from", "1")
     browser.choose("#diff-to", "2")
     browser.click("#compare-button")

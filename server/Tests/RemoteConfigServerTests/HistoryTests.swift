@@ -113,6 +113,24 @@ import Testing
         }
     }
 
+    @Test func aDraftPublishRecordsTheOriginItClaims() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            for (claimed, recorded) in [("CONSOLE", "CONSOLE"), ("SOMETHING_ELSE", "REST_API"), (nil, "REST_API")] {
+                let draft = try await app.call(
+                    .put, "/v1/projects/shop-app/remoteConfig/draft",
+                    json: TemplateFixtures.forceUpdate(currentVersion: "1.0.0"), headers: [.ifMatch: "*"])
+                #expect(draft.status == 200, "\(draft.text)")
+                var body: [String: Any] = ["description": "from the console"]
+                if let claimed { body["updateOrigin"] = claimed }
+                let reply = try await app.call(
+                    .post, "/v1/projects/shop-app/remoteConfig/draft:publish", json: body, headers: [.ifMatch: "*"])
+                #expect(reply.status == 200, "\(reply.text)")
+                #expect((reply.json["version"] as? [String: Any])?["updateOrigin"] as? String == recorded)
+            }
+        }
+    }
+
     @Test func diffShowsWhatChanged() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")

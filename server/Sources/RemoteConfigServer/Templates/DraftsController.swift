@@ -59,7 +59,7 @@ struct DraftsController {
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await templatesController.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
-        let description = try await PublishDraftBody.read(request, context: context).description
+        let body = try await PublishDraftBody.read(request, context: context)
         let force = try request.flag("force")
         let expected: Int64? =
             switch precondition {
@@ -83,16 +83,20 @@ struct DraftsController {
         let stored = try await templatesController.publishing(prepared.compiled) {
             try await drafts.publish(
                 project, revision: draft.revision, templateJSON: prepared.storedJSON, force: force,
-                description: description, actor: key.auditActor)
+                description: body.description, origin: TemplatesController.origin(body.updateOrigin),
+                actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
     }
 
-    /// `POST …/draft:publish`: `{"description"}`.
+    /// `POST …/draft:publish`: `{"description", "updateOrigin"}`.
     struct PublishDraftBody: RequestBody {
         let description: String
+        /// What the publisher says it is (`CONSOLE`, `CLI`), as a `PUT`'s `version.updateOrigin` does.
+        let updateOrigin: String?
 
         init(_ body: JSONBody) throws {
+            updateOrigin = try body.string("updateOrigin")
             description = try body.string("description") ?? ""
             try TextLimits.check(description, field: "description", limit: TextLimits.description)
         }

@@ -72,7 +72,7 @@ export class Draft {
   async publish(description, force = false) {
     try {
       const { data } = await call("POST", projectPath(this.project, "/remoteConfig/draft:publish"), {
-        body: { description }, ifMatch: this.etag, query: force ? { force: "true" } : undefined,
+        body: { description, updateOrigin: "CONSOLE" }, ifMatch: this.etag, query: force ? { force: "true" } : undefined,
       });
       return data.version;
     } catch (error) {

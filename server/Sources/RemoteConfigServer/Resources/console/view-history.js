@@ -38,7 +38,7 @@ export async function historyView(view, { project, editable }) {
       `Publishes a copy of version ${version.versionNumber} as a new version; apps get it on their next fetch. The draft is not changed.`,
       "Roll back", true))) return;
     try {
-      const { data } = await call("POST", projectPath(project, "/remoteConfig:rollback"), { body: { versionNumber: version.versionNumber } });
+      const { data } = await call("POST", projectPath(project, "/remoteConfig:rollback"), { body: { versionNumber: version.versionNumber, updateOrigin: "CONSOLE" } });
       await reload();
       replace(notice, message("success", `Rolled back: version ${data.version.versionNumber} is a copy of version ${version.versionNumber}.`));
     } catch (error) {
