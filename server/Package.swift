@@ -80,11 +80,18 @@ let package = Package(
             ],
             resources: [.copy("Resources/openapi.yaml")]
         ),
+        // The admin client: the admin API over Foundation's URLSession, for the command line (no server code).
+        .target(
+            name: "RemoteConfigAdminClient",
+            dependencies: ["RemoteConfigCore"]
+        ),
         .executableTarget(
             name: "remote-config",
             dependencies: [
                 "RemoteConfigServer",
                 "RemoteConfigStore",
+                "RemoteConfigAdminClient",
+                "RemoteConfigCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

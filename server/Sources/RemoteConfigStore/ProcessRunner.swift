@@ -58,10 +58,11 @@ public enum ProcessRunner {
         return output
     }
 
-    /// Starts `argv` with stdin from /dev/null and stdout+stderr appended to `outputPath`.
-    public static func spawn(_ argv: [String], outputPath: String, environment: [String: String]? = nil) throws
-        -> pid_t
-    {
+    /// Starts `argv` with stdin from /dev/null and stdout+stderr appended to `outputPath` (stderr to
+    /// `errorPath` instead when one is given).
+    public static func spawn(
+        _ argv: [String], outputPath: String, errorPath: String? = nil, environment: [String: String]? = nil
+    ) throws -> pid_t {
         #if canImport(Glibc)
             var actions = posix_spawn_file_actions_t()
         #else
@@ -71,7 +72,11 @@ public enum ProcessRunner {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let errorPath {
+            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         closeInheritedDescriptors(&actions)
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }

@@ -5,7 +5,9 @@ import RemoteConfigStore
 
 /// `remote-config migrate`: applies the migrations of `sql/` and exits.
 struct Migrate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Apply database migrations and exit.")
+    static let configuration = CommandConfiguration(
+        abstract: "Apply database migrations and exit.",
+        discussion: helpText([], "remote-config migrate --database-url postgres://rc@db:5432/rc"))
 
     @OptionGroup var options: SharedOptions
 

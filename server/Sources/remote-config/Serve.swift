@@ -6,7 +6,11 @@ import RemoteConfigStore
 
 /// `remote-config serve`: runs the API, with an embedded PostgreSQL when no database URL is given.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the server.")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server.",
+        discussion: helpText(
+            ["Without --database-url it runs its own PostgreSQL under --data-dir."],
+            "remote-config serve --port 8080 --database-url postgres://rc@db:5432/rc"))
 
     @OptionGroup var options: SharedOptions
 

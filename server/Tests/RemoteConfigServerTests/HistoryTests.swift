@@ -93,6 +93,26 @@ import Testing
         }
     }
 
+    /// A rollback says where it came from, as a publish does: the command line and the console send it.
+    @Test func rollbackRecordsTheOriginItClaims() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "1.0.0"))
+            let path = "/v1/projects/shop-app/remoteConfig:rollback"
+            let origins = [("CLI", "CLI"), ("CONSOLE", "CONSOLE"), ("SOMETHING_ELSE", "REST_API"), (nil, "REST_API")]
+            for (claimed, recorded) in origins {
+                var body: [String: Any] = ["versionNumber": "1"]
+                if let claimed { body["updateOrigin"] = claimed }
+                let reply = try await app.call(.post, path, json: body)
+                #expect(reply.status == 200, "\(reply.text)")
+                #expect((reply.json["version"] as? [String: Any])?["updateOrigin"] as? String == recorded)
+            }
+            let number = try await app.call(.post, path, json: ["versionNumber": "1", "updateOrigin": 7])
+            #expect(number.status == 400)
+            #expect(number.errorFields == ["updateOrigin"])
+        }
+    }
+
     @Test func diffShowsWhatChanged() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")

@@ -65,11 +65,10 @@ struct TemplatesController {
         case .number(let number): expected = number ?? -1
         case .unsavedDraft: expected = -1  // a draft's ETag never matches the published template
         }
-        let origin = template.version?.updateOrigin.flatMap { ["CONSOLE", "REST_API", "CLI"].contains($0) ? $0 : nil }
         let publishRequest = PublishRequest(
             templateJSON: prepared.storedJSON, expectedVersion: expected,
             updateType: expected == nil ? "FORCED_UPDATE" : "INCREMENTAL_UPDATE", updateUser: key.displayName,
-            updateOrigin: origin ?? "REST_API", description: template.version?.description ?? "")
+            updateOrigin: Self.origin(template.version?.updateOrigin), description: template.version?.description ?? "")
 
         if try request.flag("validateOnly") {
             let latest = try await templates.latest(project)?.versionNumber ?? 0
@@ -113,24 +112,33 @@ struct TemplatesController {
 
     @Sendable func rollback(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await self.project(request, context, .editor)
-        let number = try await RollbackBody.read(request, context: context).versionNumber
+        let body = try await RollbackBody.read(request, context: context)
+        let number = body.versionNumber
         guard let source = try await templates.version(project, number) else {
             throw APIError.notFound("version \(number) of \(project) not found")
         }
         let publishRequest = PublishRequest(
             templateJSON: source.templateJSON, expectedVersion: nil, updateType: "ROLLBACK",
-            updateUser: key.displayName, description: "Rollback to version \(number)", rollbackSource: number)
+            updateUser: key.displayName, updateOrigin: Self.origin(body.updateOrigin),
+            description: "Rollback to version \(number)", rollbackSource: number)
         let stored = try await publishing {
             try await templates.publish(project, publishRequest, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
     }
 
-    /// `POST …:rollback`: `{"versionNumber"}`, a string or a whole number.
+    /// The `updateOrigin` a request may claim (`CONSOLE`, `CLI`); anything else is `REST_API`.
+    static func origin(_ claimed: String?) -> String {
+        claimed.flatMap { ["CONSOLE", "REST_API", "CLI"].contains($0) ? $0 : nil } ?? "REST_API"
+    }
+
+    /// `POST …:rollback`: `{"versionNumber", "updateOrigin"}`, the number a string or a whole number.
     struct RollbackBody: RequestBody {
         let versionNumber: Int64
+        let updateOrigin: String?
 
         init(_ body: JSONBody) throws {
+            updateOrigin = try body.string("updateOrigin")
             let text = try body.stringOrInteger("versionNumber")
             guard let number = try TemplateHTTP.versionNumber(text, field: "versionNumber") else {
                 throw APIError.invalidField("versionNumber", reason: "REQUIRED", "versionNumber is required")

@@ -1,0 +1,74 @@
+import RemoteConfigCore
+
+/// A template as read or published: its JSON (with `version` once published) and its ETag.
+public struct TemplateWithETag: Sendable {
+    public var template: JSONObject
+    public var etag: String
+
+    /// The published version number, nil before the first publish.
+    public var versionNumber: Int64? { TemplateFile.versionNumber(of: template) }
+}
+
+/// `/v1/projects/{p}/remoteConfig…`: read, publish, history, rollback, defaults, diff, preview.
+extension AdminClient {
+    static func templatePath(_ project: String, _ suffix: String = "") -> String {
+        "/v1/projects/\(escape(project))/remoteConfig" + suffix
+    }
+
+    /// `GET …/remoteConfig[?versionNumber=N]`.
+    public func template(project: String, version: Int64? = nil) async throws -> TemplateWithETag {
+        let query = version.map { [("versionNumber", String($0))] } ?? []
+        let response = try await call("GET", Self.templatePath(project), query: query)
+        return TemplateWithETag(template: try response.object(), etag: response.headers["etag"] ?? "*")
+    }
+
+    /// `PUT …/remoteConfig[?validateOnly=true]` with `If-Match: ifMatch`.
+    public func publish(project: String, template: JSONObject, ifMatch: String, validateOnly: Bool = false)
+        async throws -> TemplateWithETag
+    {
+        let response = try await call(
+            "PUT", Self.templatePath(project), query: validateOnly ? [("validateOnly", "true")] : [],
+            body: JSONValue.object(template).jsonBytes(), headers: ["If-Match": ifMatch])
+        return TemplateWithETag(template: try response.object(), etag: response.headers["etag"] ?? "*")
+    }
+
+    /// One page of `GET …/remoteConfig:listVersions`: the version objects and the next page's token.
+    public func listVersions(project: String, pageSize: Int, pageToken: String?) async throws -> (
+        versions: [JSONValue], nextPageToken: String?
+    ) {
+        var query = [("pageSize", String(pageSize))]
+        if let pageToken { query.append(("pageToken", pageToken)) }
+        let object = try await call("GET", Self.templatePath(project, ":listVersions"), query: query).object()
+        return (object["versions"]?.arrayValue ?? [], object["nextPageToken"]?.stringValue)
+    }
+
+    /// `POST …/remoteConfig:rollback`: publishes a copy of `version`, recorded with `origin` (`CLI`, …).
+    public func rollback(project: String, to version: Int64, origin: String? = nil) async throws -> TemplateWithETag {
+        var object: JSONObject = ["versionNumber": .string(String(version))]
+        if let origin { object["updateOrigin"] = .string(origin) }
+        let body = JSONValue.object(object).jsonBytes()
+        let response = try await call("POST", Self.templatePath(project, ":rollback"), body: body)
+        return TemplateWithETag(template: try response.object(), etag: response.headers["etag"] ?? "*")
+    }
+
+    /// `GET …/remoteConfig:downloadDefaults?format=…`: the file's bytes.
+    public func defaults(project: String, format: String) async throws -> [UInt8] {
+        try await call(
+            "GET", Self.templatePath(project, ":downloadDefaults"), query: [("format", format.uppercased())]
+        ).body
+    }
+
+    /// `GET …/remoteConfig:diff?from=&to=` (`to` may be `draft`).
+    public func diff(project: String, from: String, to: String) async throws -> JSONObject {
+        try await call("GET", Self.templatePath(project, ":diff"), query: [("from", from), ("to", to)]).object()
+    }
+
+    /// `POST …/remoteConfig:evaluate`: what a fetch with `context` would get, and why.
+    public func evaluate(project: String, context: JSONValue, version: String?) async throws -> JSONObject {
+        var body: JSONObject = ["context": context]
+        if let version { body["versionNumber"] = .string(version) }
+        return try await call(
+            "POST", Self.templatePath(project, ":evaluate"), body: JSONValue.object(body).jsonBytes()
+        ).object()
+    }
+}
