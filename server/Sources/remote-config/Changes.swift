@@ -299,9 +299,13 @@ enum ChangeRequestText {
         } else if from == "0" {
             lines.append("Against the empty template (nothing published yet):")
         } else if from != base, open.contains(request.text("state")) {
+            // A scheduled publish is forced (nobody is there to resolve the conflict); `changes publish` is not.
+            let consequence =
+                request.text("state") == "SCHEDULED"
+                ? "the server still publishes it at its time; cancel it if that is not wanted"
+                : "`changes publish` refuses it without --force"
             lines.append(
-                "Against the published version \(from) (published after its base version \(base): `changes publish` "
-                    + "refuses it without --force):")
+                "Against the published version \(from) (published after its base version \(base): \(consequence)):")
         } else {
             lines.append("Against the published version \(from):")
         }

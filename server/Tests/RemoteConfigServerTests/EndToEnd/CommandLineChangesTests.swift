@@ -239,5 +239,16 @@ import Testing
         run = try await fixture.cli("changes", "approve", "-p", "shop-app", "5", token: viewer)
         #expect(run.status == 4, "\(run)")
         #expect(run.stderr.contains("role"), "\(run)")
+
+        // A scheduled request whose base moved: `show` says the server still publishes it (a scheduled publish
+        // is forced), and cancelling it is the way out.
+        run = try await fixture.cli(
+            "changes", "create", "-p", "shop-app", file, "--description", "later", "--at", "2099-01-01T00:00:00Z")
+        Self.expectOK(run)
+        #expect(run.stdout == "Opened change request 6 of shop-app: it is SCHEDULED for 2099-01-01T00:00:00.000Z.\n")
+        Self.expectOK(try await fixture.cli("changes", "publish", "-p", "shop-app", "5"))
+        run = try await fixture.cli("changes", "show", "-p", "shop-app", "6")
+        #expect(run.stdout.contains("published after its base version 2: the server still publishes it"), "\(run)")
+        Self.expectOK(try await fixture.cli("changes", "cancel", "-p", "shop-app", "6"))
     }
 }
