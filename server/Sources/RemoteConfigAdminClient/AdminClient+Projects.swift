@@ -7,6 +7,11 @@ extension AdminClient {
         try await call("GET", "/v1/projects").object()
     }
 
+    /// `GET /v1/projects/{p}`: the project with its approval settings.
+    public func project(id: String) async throws -> JSONObject {
+        try await call("GET", "/v1/projects/" + Self.escape(id)).object()
+    }
+
     /// `POST /v1/projects`.
     public func createProject(id: String, displayName: String?) async throws -> JSONObject {
         var body: JSONObject = ["projectId": .string(id)]

@@ -189,16 +189,30 @@ func status(of error: AdminClientError) -> ExitStatus {
 func sentence(_ error: AdminClientError) -> String {
     guard case .server(let server) = error else { return error.description }
     var text = server.description
+    let reasons = Swift.Set(server.details.compactMap(\.reason))
     switch server.code {
     case 401: text += "\n  (check --token / RC_TOKEN)"
-    case 403 where server.details.contains { $0.reason == "APPROVAL_REQUIRED" }:
-        text += "\n  (this project publishes only through approved change requests)"
+    case 403 where server.approvalRequired:
+        text += "\n  (propose it with `remote-config changes create`; another key approves it)"
+    case 403 where reasons.contains("APPROVAL_REQUIRED"):
+        text += "\n  (another key approves it with `remote-config changes approve`)"
+    case 403 where !reasons.isDisjoint(with: ["SELF_APPROVAL", "NOT_AUTHOR"]):
+        break  // The server's sentence says who may.
     case 403: text += "\n  (this key's role or project does not allow it)"
+    case 409 where reasons.contains("BASE_VERSION_CHANGED"):
+        text += "\n  (see what it changes now with `remote-config changes show`, or publish it with --force)"
     case 503:
         text += "\n  (the server is up but cannot work now; try again shortly)"
     default: break
     }
     return text
+}
+
+extension ServerError {
+    /// A publish refused because the project publishes only through approved change requests.
+    var approvalRequired: Bool {
+        code == 403 && details.contains { $0.field == "requireApproval" && $0.reason == "APPROVAL_REQUIRED" }
+    }
 }
 
 /// A command's `--help` discussion: paragraphs (wrapped by ArgumentParser to the terminal), then examples,

@@ -353,7 +353,9 @@ import Testing
             ["keys", "list"],
             ["keys", "create"], ["keys", "revoke"], ["template"], ["template", "get"], ["template", "validate"],
             ["template", "publish"], ["template", "versions"], ["template", "diff"], ["template", "rollback"],
-            ["template", "defaults"], ["template", "preview"], ["template", "set"],
+            ["template", "defaults"], ["template", "preview"], ["template", "set"], ["changes"], ["changes", "list"],
+            ["changes", "show"], ["changes", "create"], ["changes", "approve"], ["changes", "reject"],
+            ["changes", "cancel"], ["changes", "publish"],
         ]
         for command in commands {
             let run = try await CommandLineRun.run(command + ["--help"])
