@@ -269,7 +269,8 @@ import Testing
         #expect(settings.status == 200)
         run = try await fixture.cli("template", "publish", "-p", "shop-app", fixture.path("empty.json"))
         #expect(run.status == 4, "\(run)")
-        #expect(run.stderr.contains("requires approval") && run.stderr.contains("approved change requests)"), "\(run)")
+        #expect(
+            run.stderr.contains("requires approval") && run.stderr.contains("remote-config changes create"), "\(run)")
 
         // 5: nothing listens there; the message names the server tried.
         let closed = Self.closedPort()
