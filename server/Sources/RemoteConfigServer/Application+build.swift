@@ -13,6 +13,8 @@ public struct AppEnvironment: Sendable {
     public let templates: TemplateStore
     public let drafts: DraftStore
     public let changeRequests: ChangeRequestStore
+    /// What follows every publish on this server (metrics, this server's cache), whoever published.
+    let publishing: Publishing
     /// The compiled published templates the fetch path serves.
     public let published: PublishedTemplates
     /// Client keys in memory.
@@ -63,6 +65,8 @@ public struct AppEnvironment: Sendable {
         clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
         let storeLinks = StoreLinkStore(database: database)
         self.storeLinks = storeLinks
+        let publishing = Publishing(published: published, metrics: metrics)
+        self.publishing = publishing
         let (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.storeSyncDoorbell = doorbell
         // The configuration was validated; the fallback only keeps a bad URL from crashing a test.
@@ -72,12 +76,11 @@ public struct AppEnvironment: Sendable {
             lookup: AppStoreLookup(baseURL: lookupURL, timeout: storeLookupTimeout),
             delivery: ChangeRequestDelivery(
                 projects: projects, changeRequests: changeRequests, links: storeLinks,
-                publish: PublishDelivery(
-                    links: storeLinks, publishing: Publishing(published: published, metrics: metrics))),
+                publish: PublishDelivery(links: storeLinks, publishing: publishing)),
             metrics: metrics, logger: logger, doorbell: ring)
     }
 
-    /// The template routes' controller, which also installs every version this server publishes in its cache.
+    /// The template routes' controller.
     func templatesController() -> TemplatesController {
         TemplatesController(
             templates: templates, drafts: drafts, projects: projects, published: published, metrics: metrics,
@@ -185,8 +188,8 @@ public func buildApplication(
             interval: configuration.cacheCheckInterval, onScheduled: { wakeup.wake() }))
     app.addServices(
         ChangeRequestScheduler(
-            changeRequests: environment.changeRequests, templatesController: environment.templatesController(),
-            logger: logger, interval: configuration.schedulePollInterval, wakeup: wakeup))
+            changeRequests: environment.changeRequests, publishing: environment.publishing, logger: logger,
+            interval: configuration.schedulePollInterval, wakeup: wakeup))
     app.addServices(
         StoreSyncService(
             sync: environment.storeSync, pollInterval: configuration.storeSyncPollInterval,

@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// is published as soon as one starts.
 struct ChangeRequestScheduler: Service {
     let changeRequests: ChangeRequestStore
-    let templatesController: TemplatesController
+    let publishing: Publishing
     let logger: Logger
     /// The longest it sleeps without asking the database.
     let interval: Duration
@@ -34,7 +34,7 @@ struct ChangeRequestScheduler: Service {
     func round() async -> Duration {
         do {
             for done in try await changeRequests.publishDue() {
-                _ = try await templatesController.publishing { done.version }
+                _ = try await publishing.run { done.version }
                 logger.info(
                     "published scheduled \(ChangeRequest.name(done.request.id)) of \(done.request.project) as version \(done.version.versionNumber)"
                 )

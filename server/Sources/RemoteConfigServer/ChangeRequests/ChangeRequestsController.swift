@@ -126,11 +126,9 @@ struct ChangeRequestsController {
         let latest = try await templates.latest(project)
         let published = try RemoteConfigTemplate(json: Array((latest?.templateJSON ?? "{}").utf8))
         let proposed = try RemoteConfigTemplate(json: Array((found.templateJSON ?? "{}").utf8))
-        var diff: JSONObject = [
-            "from": .string(String(latest?.versionNumber ?? 0)), "to": .string(ChangeRequest.name(found.id)),
-        ]
-        for member in TemplateDiff(from: published, to: proposed).jsonObject { diff[member.key] = member.value }
-        object["diff"] = .object(diff)
+        object["diff"] = .object(
+            TemplateHTTP.diff(
+                from: String(latest?.versionNumber ?? 0), to: ChangeRequest.name(found.id), published, proposed))
         return TemplateHTTP.response(object)
     }
 

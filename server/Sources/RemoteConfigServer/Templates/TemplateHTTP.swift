@@ -165,6 +165,15 @@ enum TemplateHTTP {
         return object
     }
 
+    /// A diff in `remoteConfig:diff`'s shape: `from`, `to`, and what changed between the two templates.
+    static func diff(from: String, to: String, _ before: RemoteConfigTemplate, _ after: RemoteConfigTemplate)
+        -> JSONObject
+    {
+        var object: JSONObject = ["from": .string(from), "to": .string(to)]
+        for member in TemplateDiff(from: before, to: after).jsonObject { object[member.key] = member.value }
+        return object
+    }
+
     /// A JSON response from an ordered object, with headers.
     static func response(_ object: JSONObject, status: HTTPResponse.Status = .ok, etag: String? = nil) -> Response {
         var headers = HTTPFields()

@@ -177,9 +177,7 @@ struct TemplatesController {
         }
         let from = try await side(fromText, field: "from", project: project)
         let to = try await side(toText, field: "to", project: project)
-        var object: JSONObject = ["from": .string(fromText), "to": .string(toText)]
-        for member in TemplateDiff(from: from, to: to).jsonObject { object[member.key] = member.value }
-        return TemplateHTTP.response(object)
+        return TemplateHTTP.response(TemplateHTTP.diff(from: fromText, to: toText, from, to))
     }
 
     /// One end of a diff: a version, or the draft (the published template when there is no draft).
