@@ -78,6 +78,26 @@ import Testing
         }
     }
 
+    /// Request ids must not reveal request volume: a counter would rise by one per request.
+    @Test func requestIDsAreRandomNotACounter() async throws {
+        try await TestApp.run { app in
+            var ids: [UInt64] = []
+            for _ in 0..<20 {
+                let reply = try await app.call(.get, "/healthz", token: nil)
+                let id = try #require(reply.headers[.init("X-Request-Id")!])
+                #expect(id.count == 16 && id.allSatisfy(\.isHexDigit), "\(id)")
+                ids.append(try #require(UInt64(id, radix: 16)))
+            }
+            #expect(Set(ids).count == ids.count)
+            let steps = zip(ids, ids.dropFirst()).map { $1 &- $0 }
+            #expect(!steps.allSatisfy { $0 < 1_000 }, "ids rise like a counter: \(ids)")
+            // A proxy's well-formed id is kept.
+            let proxied = try await app.call(
+                .get, "/healthz", token: nil, headers: [.init("X-Request-Id")!: "proxy-7f3a"])
+            #expect(proxied.headers[.init("X-Request-Id")!] == "proxy-7f3a")
+        }
+    }
+
     @Test func healthAndReadiness() async throws {
         try await TestApp.run { app in
             let health = try await app.call(.get, "/healthz", token: nil)
