@@ -35,11 +35,15 @@ enum ClientRoute: Sendable, Equatable {
         /// The query parameters the route takes.
         var queryParameters: Set<String> {
             switch self {
-            case .fetch, .ofrepFlag: ["key"]
-            // What a provider adds to a refetch that an OFREP stream event caused (see OFREP's ADR 0008).
-            case .ofrepFlags: ["key", "flagConfigEtag", "flagConfigLastModified"]
+            case .fetch, .ofrepFlag: Self.keyOnly
+            case .ofrepFlags: Self.refetch
             }
         }
+
+        // Made once: the sets are asked for on every call.
+        private static let keyOnly: Set<String> = ["key"]
+        /// What a provider adds to a refetch that an OFREP stream event caused (see OFREP's ADR 0008).
+        private static let refetch: Set<String> = ["key", "flagConfigEtag", "flagConfigLastModified"]
     }
 
     var kind: Kind {
@@ -88,7 +92,9 @@ struct FetchReply: Sendable {
     var answer: FetchAnswers.Answer?
     /// The status line and `fields` as they go on the wire, rendered once per remembered answer rather than
     /// per request (without `Content-Length`).
-    var renderedFields: ByteBuffer?
+    var renderedFields: ByteBuffer? = nil
+    /// The status line and headers with `Content-Length`, when rendered in advance (a remembered answer's).
+    var renderedHead: ByteBuffer? = nil
 
     /// The response headers (without `Content-Length`).
     var headers: HTTPFields { answer?.headers(notModified: status == .notModified) ?? fields }
@@ -98,12 +104,6 @@ struct FetchReply: Sendable {
         guard var joined = body else { return bodyTail ?? ByteBuffer() }
         if let bodyTail { joined.writeImmutableBuffer(bodyTail) }
         return joined
-    }
-
-    /// The status line and headers with `Content-Length`, when rendered in advance (a fetch answer's).
-    var renderedHead: ByteBuffer? {
-        guard let answer else { return nil }
-        return status == .notModified ? answer.notModifiedHead : answer.okHead
     }
 }
 
@@ -277,10 +277,10 @@ final class FetchEndpoint: Sendable {
     private func reply(_ answer: FetchAnswers.Answer, ifNoneMatch: String?) -> FetchReply {
         if let ifNoneMatch, FetchAnswers.matches(ifNoneMatch, answer.etag) {
             metrics.fetch(state: answer.state.rawValue, notModified: true)
-            return FetchReply(status: .notModified, body: nil, answer: answer)
+            return FetchReply(status: .notModified, answer: answer, renderedHead: answer.notModifiedHead)
         }
         metrics.fetch(state: answer.state.rawValue, notModified: false)
-        return FetchReply(status: .ok, body: answer.body, answer: answer)
+        return FetchReply(status: .ok, body: answer.body, answer: answer, renderedHead: answer.okHead)
     }
 
     /// An error in the API's shape, or for an OFREP call in OFREP's (see `OFREPEvaluation.reply(_:)`).

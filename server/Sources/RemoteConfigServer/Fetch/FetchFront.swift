@@ -230,7 +230,7 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        let close = head.close || reply.fields[.connection] == "close"
+        let close = head.close
         let body = reply.status == .notModified ? nil : reply.body
         let tail = reply.status == .notModified ? nil : reply.bodyTail
         let length = (body?.readableBytes ?? 0) + (tail?.readableBytes ?? 0)
@@ -260,8 +260,12 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         out.writeString(close ? "\r\nConnection: close\r\n\r\n" : "\r\n\r\n")
         if gather {
             context.write(wrapOutboundOut(out), promise: nil)
-            if let body { context.write(wrapOutboundOut(body), promise: nil) }
-            out = tail ?? ByteBuffer()
+            // The last part goes with the flush below.
+            out = body ?? ByteBuffer()
+            if let tail {
+                context.write(wrapOutboundOut(out), promise: nil)
+                out = tail
+            }
         } else {
             if let body { out.writeImmutableBuffer(body) }
             if let tail { out.writeImmutableBuffer(tail) }

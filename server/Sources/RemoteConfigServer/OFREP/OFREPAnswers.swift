@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import NIOConcurrencyHelpers
 import NIOCore
 import RemoteConfigCore
 
@@ -41,6 +42,42 @@ final class OFREPAnswers: Sendable {
             okFields = ok
             okHead = Self.render("200 OK", okFields)
             notModifiedHead = Self.render("304 Not Modified", notModifiedFields)
+        }
+
+        /// A bulk 200 as callers reaching this server at one `origin` with one client key get it: the body with
+        /// its stream URL, and the head with its length.
+        final class Bulk: Sendable {
+            let origin: RequestOrigin
+            let secret: String
+            let body: ByteBuffer
+            let head: ByteBuffer
+
+            init(origin: RequestOrigin, secret: String, body: ByteBuffer, head: ByteBuffer) {
+                self.origin = origin
+                self.secret = secret
+                self.body = body
+                self.head = head
+            }
+        }
+
+        /// The last bulk 200 made from this evaluation. Nearly every caller of a project reaches the server
+        /// through one host with the app's one client key, so the next caller nearly always gets these very
+        /// bytes, made once rather than per request.
+        private let lastBulk = NIOLockedValueBox<Bulk?>(nil)
+
+        /// The bulk 200 for callers at `origin` with `secret`; `tail` makes the end of the body (the stream
+        /// URL and the closing brace) when it is not the last one made.
+        func bulk(origin: RequestOrigin, secret: String, tail: () -> ByteBuffer) -> Bulk {
+            if let last = lastBulk.withLockedValue({ $0 }), last.secret == secret, last.origin == origin {
+                return last
+            }
+            var body = bulkHead
+            body.writeImmutableBuffer(tail())
+            var head = okHead
+            head.writeString("Content-Length: \(body.readableBytes)\r\n")
+            let made = Bulk(origin: origin, secret: secret, body: body, head: head)
+            lastBulk.withLockedValue { $0 = made }
+            return made
         }
 
         private static func render(_ status: String, _ fields: HTTPFields) -> ByteBuffer {

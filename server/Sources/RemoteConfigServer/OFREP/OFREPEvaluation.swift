@@ -57,6 +57,12 @@ struct OFREPEvaluation: Sendable {
             return FetchReply(
                 status: .notModified, fields: answer.notModifiedFields, renderedFields: answer.notModifiedHead)
         }
+        let bulk = answer.bulk(origin: call.origin, secret: secret) { bulkTail }
+        return FetchReply(status: .ok, fields: answer.okFields, body: bulk.body, renderedHead: bulk.head)
+    }
+
+    /// The end of a bulk answer: this caller's `eventStreams`, and the closing brace.
+    private var bulkTail: ByteBuffer {
         var tail = ByteBuffer()
         if let url = streamURL {
             tail.reserveCapacity(48 + url.utf8.count)
@@ -66,8 +72,7 @@ struct OFREPEvaluation: Sendable {
         } else {
             tail.writeStaticString("}")
         }
-        return FetchReply(
-            status: .ok, fields: answer.okFields, body: answer.bulkHead, bodyTail: tail, renderedFields: answer.okHead)
+        return tail
     }
 
     /// An evaluation that cannot be given, in OFREP's shape.

@@ -226,6 +226,38 @@ import Testing
         }
     }
 
+    /// Bulk answers for one evaluation are made once and reused; a caller with another key, or reaching the
+    /// server under another host, still gets its own stream URL.
+    @Test(arguments: modes()) func eachCallerGetsTheStreamURLOfItsKeyAndHost(live: Bool) async throws {
+        try await Self.withShop(live: live) { app, key in
+            let other = try await app.createKey(role: "client", project: "shop-app").secret
+            let context: [String: Any] = ["targetingKey": "install-1", "platform": "IOS", "appVersion": "1.9.0"]
+            let proxied: HTTPFields = [
+                .init("X-Forwarded-Proto")!: "https", .init("X-Forwarded-Host")!: "config.example.com",
+            ]
+            let elsewhere: HTTPFields = [.init("X-Forwarded-Host")!: "eu.example.com"]
+            let stream = "/v1/projects/shop-app/remoteConfig:stream?format=ofrep&key="
+            let calls: [(String, HTTPFields, String)] = [
+                (key, proxied, "https://config.example.com\(stream)\(key)"),
+                (other, proxied, "https://config.example.com\(stream)\(other)"),
+                (other, elsewhere, "http://eu.example.com\(stream)\(other)"),
+                (key, proxied, "https://config.example.com\(stream)\(key)"),
+            ]
+            var etags = Set<String>()
+            for (secret, headers, expected) in calls {
+                let bulk = try await Self.evaluate(
+                    app, Self.flagsPath, key: secret, context: context, headers: headers)
+                #expect(bulk.status == 200, "\(bulk.text)")
+                let url = (bulk.json["eventStreams"] as? [[String: Any]])?.first?["url"] as? String
+                #expect(url == expected)
+                if live { #expect(bulk.headers[.contentLength] == String(bulk.body.count)) }
+                etags.insert(bulk.headers[.eTag] ?? "")
+            }
+            // The URL is where to listen, not part of the evaluation: one ETag for all four.
+            #expect(etags.count == 1)
+        }
+    }
+
     @Test func nothingPublishedIsNoFlags() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
