@@ -8,8 +8,9 @@ import RemoteConfigStore
 /// Replaced whole on each publish (this server at once, the others through NOTIFY, all through a
 /// periodic check); readers take a snapshot under a lock and evaluate without holding it.
 public final class PublishedTemplates: Sendable {
-    /// One project's serving state.
-    public struct Entry: Sendable {
+    /// One project's serving state. A class: every client call looks its project's entry up, and handing it
+    /// on costs one reference count rather than one per member.
+    public final class Entry: Sendable {
         public let version: Int64
         /// nil before the first publish.
         public let compiled: CompiledTemplate?
