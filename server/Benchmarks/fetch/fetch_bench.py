@@ -33,6 +33,7 @@ import random
 import re
 import shutil
 import signal
+import statistics
 import socket
 import subprocess
 import sys
@@ -455,9 +456,15 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         "CPU per request: nginx ofrep / nginx 200": cpu["nginx ofrep"] / cpu["nginx 200"],
         "CPU per request: ofrep 200 / nginx ofrep": cpu["ofrep 200"] / cpu["nginx ofrep"],
     }
+    # The best passes of two rows may come from different moments of a noisy machine; the ratio within each
+    # pass (the rows run within seconds of each other), then the median over the passes, is steadier.
+    for a, b in [("ofrep 200", "fetch 200"), ("ofrep 304", "fetch 304"), ("fetch 304", "fetch 200"),
+                 ("nginx ofrep", "nginx 200")]:
+        ratios[f"CPU, median of same-pass ratios: {a} / {b}"] = statistics.median(
+            x["cpu_us"] / y["cpu_us"] for x, y in zip(results[a], results[b]))
     print()
     for name, value in ratios.items():
-        print(f"{name:48} {value:6.2f}")
+        print(f"{name:60} {value:6.2f}")
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"results": results, "ratios": ratios}, file, indent=2)
