@@ -13,8 +13,9 @@ final class OFREPAnswers: Sendable {
     /// One signature's evaluation, ready to write; a class, so that handing it on per request costs one
     /// reference count rather than one per buffer.
     final class Answer: Sendable {
-        /// `{"flags":[…],"metadata":{…}` without the closing brace: a bulk answer adds its `eventStreams`.
-        let bulkHead: ByteBuffer
+        /// Bytes of `{"flags":[…],"metadata":{…}` (without the closing brace) at the start of every bulk body:
+        /// a bulk answer adds its `eventStreams`.
+        let flagsLength: Int
         /// Quoted, strong; from what the caller receives (each flag's key, value, reason, variant and type),
         /// not from the template version, so it stays the same across publishes that change nothing for
         /// this caller (as a fetch's ETag does).
@@ -32,7 +33,7 @@ final class OFREPAnswers: Sendable {
         let notModifiedHead: ByteBuffer
 
         init(bulkHead: ByteBuffer, etag: String, items: [(offset: Int, length: Int)], singleTail: ByteBuffer) {
-            self.bulkHead = bulkHead
+            self.flagsLength = bulkHead.readableBytes
             self.etag = etag
             self.items = items
             self.singleTail = singleTail
@@ -42,17 +43,19 @@ final class OFREPAnswers: Sendable {
             okFields = ok
             okHead = Self.render("200 OK", okFields)
             notModifiedHead = Self.render("304 Not Modified", notModifiedFields)
+            lastBulk = NIOLockedValueBox(Bulk(origin: RequestOrigin(), secret: nil, body: bulkHead, head: okHead))
         }
 
         /// A bulk 200 as callers reaching this server at one `origin` with one client key get it: the body with
         /// its stream URL, and the head with its length.
         final class Bulk: Sendable {
             let origin: RequestOrigin
-            let secret: String
+            /// nil before any bulk answer was made (`body` is then the flags alone).
+            let secret: String?
             let body: ByteBuffer
             let head: ByteBuffer
 
-            init(origin: RequestOrigin, secret: String, body: ByteBuffer, head: ByteBuffer) {
+            init(origin: RequestOrigin, secret: String?, body: ByteBuffer, head: ByteBuffer) {
                 self.origin = origin
                 self.secret = secret
                 self.body = body
@@ -62,16 +65,23 @@ final class OFREPAnswers: Sendable {
 
         /// The last bulk 200 made from this evaluation. Nearly every caller of a project reaches the server
         /// through one host with the app's one client key, so the next caller nearly always gets these very
-        /// bytes, made once rather than per request.
-        private let lastBulk = NIOLockedValueBox<Bulk?>(nil)
+        /// bytes, made once rather than per request. Its body is also where the flags are kept (`bulkHead`),
+        /// so that they are held once.
+        private let lastBulk: NIOLockedValueBox<Bulk>
+
+        /// `{"flags":[…],"metadata":{…}` without the closing brace.
+        var bulkHead: ByteBuffer {
+            let body = lastBulk.withLockedValue { $0 }.body
+            return body.getSlice(at: body.readerIndex, length: flagsLength) ?? ByteBuffer()
+        }
 
         /// The bulk 200 for callers at `origin` with `secret`; `tail` makes the end of the body (the stream
         /// URL and the closing brace) when it is not the last one made.
         func bulk(origin: RequestOrigin, secret: String, tail: () -> ByteBuffer) -> Bulk {
-            if let last = lastBulk.withLockedValue({ $0 }), last.secret == secret, last.origin == origin {
-                return last
-            }
-            var body = bulkHead
+            let last = lastBulk.withLockedValue { $0 }
+            if last.secret == secret, last.origin == origin { return last }
+            // A new buffer: the flags are copied once more here, and the last body's storage goes with it.
+            var body = last.body.getSlice(at: last.body.readerIndex, length: flagsLength) ?? ByteBuffer()
             body.writeImmutableBuffer(tail())
             var head = okHead
             head.writeString("Content-Length: \(body.readableBytes)\r\n")
