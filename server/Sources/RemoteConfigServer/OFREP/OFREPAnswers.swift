@@ -50,7 +50,8 @@ final class OFREPAnswers: Sendable {
         /// its stream URL, and the head with its length.
         final class Bulk: Sendable {
             let origin: RequestOrigin
-            /// nil before any bulk answer was made (`body` is then the flags alone).
+            /// nil before any bulk answer was made: `body` is then the flags alone and `head` has no length,
+            /// and no caller matches it (every caller has a key).
             let secret: String?
             let body: ByteBuffer
             let head: ByteBuffer
