@@ -1,7 +1,8 @@
 # Build stage: a release build of the server.
 FROM swift:6.3-bookworm AS build
-# RE2 (linear-time regular expressions for `.matches`) and pkg-config, which the build finds it with.
-RUN apt-get update && apt-get install -y --no-install-recommends libre2-dev pkg-config \
+# RE2 (linear-time regular expressions for `.matches`), zlib (gzipped client answers) and pkg-config, which the
+# build finds them with.
+RUN apt-get update && apt-get install -y --no-install-recommends libre2-dev zlib1g-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 # The server is the package in server/; it reads the SDK's package (the repository root) for its tests, so both
 # manifests and the folders they name are copied.
@@ -16,11 +17,11 @@ RUN swift build -c release --product remote-config --static-swift-stdlib \
     && cp .build/release/remote-config /out/ \
     && cp -RL .build/release/*.resources /out/
 
-# Run stage: the binary, its bundled migrations and OpenAPI file, RE2's shared library, and curl for the
-# health check.
+# Run stage: the binary, its bundled migrations and OpenAPI file, RE2's and zlib's shared libraries, and curl for
+# the health check.
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl libcurl4 libxml2 tzdata \
-    libre2-9 \
+    libre2-9 zlib1g \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /app remote-config
 WORKDIR /app

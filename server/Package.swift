@@ -31,6 +31,8 @@ let package = Package(
             name: "CRE2System", pkgConfig: "re2", providers: [.apt(["libre2-dev"]), .brew(["re2"])]),
         // A few C functions over RE2's C++ API: linear-time regular expressions for `.matches([…])`.
         .target(name: "CRE2Shim", dependencies: ["CRE2System"]),
+        // zlib (Debian's zlib1g-dev; macOS has it in its SDK): the gzip form of client answers.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Pure domain: templates, the condition language, evaluation. No I/O.
         .target(
             name: "RemoteConfigCore",
@@ -61,6 +63,7 @@ let package = Package(
             dependencies: [
                 "RemoteConfigCore",
                 "RemoteConfigStore",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The HTTP/1.1 channel, to give connections a small first read buffer.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -31,6 +31,9 @@ public struct CompiledTemplate: Sendable {
     /// A rough count of the work `signature(for:)` does (atoms, regular expressions weighing more), so a
     /// server can keep templates at the limits off the threads that serve everyone else.
     public let evaluationCost: Int
+    /// The bytes of every served key and value: more than any one answer holds, and what encoding and
+    /// compressing an answer costs in proportion to.
+    public let servedBytes: Int
 
     /// Where a parameter's default and rules are; `-1` as a value means "send nothing".
     struct Slot: Sendable {
@@ -93,6 +96,7 @@ public struct CompiledTemplate: Sendable {
         self.rules = rules
         self.usedConditions = used
         self.evaluationCost = used.reduce(0) { $0 + conditions[Int($1)].node.cost }
+        self.servedBytes = (keys + valueTable.values).reduce(0) { $0 + $1.utf8.count }
         self.inputs = Self.inputs(conditions: conditions, usedConditions: Set(used.map(Int.init)))
     }
 

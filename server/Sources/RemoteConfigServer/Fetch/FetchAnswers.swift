@@ -8,44 +8,61 @@ import RemoteConfigCore
 /// (`AnswerMemo`): entries, JSON and SHA-256 are built once per signature, and a fetch, whether answered 200
 /// or 304, is an evaluation of the conditions and a lookup.
 final class FetchAnswers: Sendable {
-    /// One answer, ready to write.
-    struct Answer: Sendable {
+    /// One answer, ready to write, plain and gzipped; a class, so that handing it on per request costs one
+    /// reference count rather than one per buffer.
+    final class Answer: Sendable {
         let state: FetchState
-        /// Quoted, strong.
+        /// Quoted, strong. It names the answer (state and entries), not its encoding: the plain and the gzip
+        /// form share it, so a client keeps its 304s whatever it accepts.
         let etag: String
         /// The JSON body of a 200.
         let body: ByteBuffer
-        /// The status line and headers of a 200 and of a 304, rendered once: the front writes them as they
-        /// are, followed by the request id (see `headers(notModified:)` for the same fields as `HTTPFields`).
+        /// The same body gzipped (`GzipPrefix`), for callers that accept it; nil when it is too short to gain.
+        let gzipBody: ByteBuffer?
+        /// The status line and headers of a 200 (plain and gzipped) and of a 304, rendered once: the front
+        /// writes them as they are, followed by the request id (`headers(notModified:gzip:)` gives the same
+        /// fields as `HTTPFields`).
         let okHead: ByteBuffer
+        let gzipOkHead: ByteBuffer?
         let notModifiedHead: ByteBuffer
 
         init(state: FetchState, etag: String, body: ByteBuffer) {
             self.state = state
             self.etag = etag
             self.body = body
-            var okHead = ByteBuffer()
-            okHead.writeString("HTTP/1.1 200 OK\r\n")
-            for field in Self.headers(etag: etag, notModified: false) {
-                okHead.writeString("\(field.name.rawName): \(field.value)\r\n")
+            let gzipBody =
+                body.readableBytes >= GzipPrefix.minimumLength ? GzipPrefix(body).map { $0.member() } : nil
+            self.gzipBody = gzipBody
+            let varies = gzipBody != nil
+            okHead = Self.render(
+                "200 OK", Self.headers(etag: etag, notModified: false, varies: varies, gzip: false), length: body)
+            gzipOkHead = gzipBody.map {
+                Self.render(
+                    "200 OK", Self.headers(etag: etag, notModified: false, varies: true, gzip: true), length: $0)
             }
-            okHead.writeString("Content-Length: \(body.readableBytes)\r\n")
-            var notModifiedHead = ByteBuffer()
-            notModifiedHead.writeString("HTTP/1.1 304 Not Modified\r\n")
-            for field in Self.headers(etag: etag, notModified: true) {
-                notModifiedHead.writeString("\(field.name.rawName): \(field.value)\r\n")
-            }
-            self.okHead = okHead
-            self.notModifiedHead = notModifiedHead
+            notModifiedHead = Self.render(
+                "304 Not Modified", Self.headers(etag: etag, notModified: true, varies: varies, gzip: false),
+                length: nil)
         }
 
         /// The headers of this answer's 200 or 304 (without `Content-Length`).
-        func headers(notModified: Bool) -> HTTPFields { Self.headers(etag: etag, notModified: notModified) }
+        func headers(notModified: Bool, gzip: Bool) -> HTTPFields {
+            Self.headers(etag: etag, notModified: notModified, varies: gzipBody != nil, gzip: gzip && !notModified)
+        }
 
-        private static func headers(etag: String, notModified: Bool) -> HTTPFields {
+        private static func headers(etag: String, notModified: Bool, varies: Bool, gzip: Bool) -> HTTPFields {
             var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+            if varies { headers[.vary] = "Accept-Encoding" }
             if !notModified { headers[.contentType] = "application/json; charset=utf-8" }
+            if gzip { headers[.contentEncoding] = "gzip" }
             return headers
+        }
+
+        private static func render(_ status: String, _ fields: HTTPFields, length body: ByteBuffer?) -> ByteBuffer {
+            var head = ByteBuffer(string: "HTTP/1.1 \(status)\r\n")
+            for field in fields { head.writeString("\(field.name.rawName): \(field.value)\r\n") }
+            if let body { head.writeString("Content-Length: \(body.readableBytes)\r\n") }
+            return head
         }
     }
 
@@ -69,7 +86,13 @@ final class FetchAnswers: Sendable {
     }
 
     /// Whether evaluating one caller may take long enough to stall other connections.
-    var isHeavy: Bool { compiled.evaluationCost > Self.heavyCost }
+    var isHeavy: Bool { Self.isHeavy(compiled) }
+
+    /// Whether a caller's first answer from `compiled` may take long enough to stall other connections: its
+    /// conditions are costly, or its answers long (each is encoded and gzipped when first made).
+    static func isHeavy(_ compiled: CompiledTemplate) -> Bool {
+        compiled.evaluationCost > heavyCost || compiled.servedBytes > HeavyWork.inlineLimit
+    }
 
     /// The answer for `context`.
     func answer(for context: FetchContext) -> Answer { memo.answer(for: context) }

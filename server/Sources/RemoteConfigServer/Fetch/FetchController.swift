@@ -21,7 +21,9 @@ struct FetchController {
         let call = FetchCall(
             route: .fetch(project: Substring(try context.parameters.require("p"))),
             apiKeyHeader: request.headers[ClientAuth.header], query: request.uri.query.map { Substring($0) },
-            ifNoneMatch: request.headers[.ifNoneMatch], body: body)
+            ifNoneMatch: request.headers[.ifNoneMatch],
+            acceptsGzip: AcceptEncoding.acceptsGzip(request.headers),
+            body: body)
         let reply = await endpoint.reply(call)
         return Response(
             status: reply.status, headers: reply.headers, body: .init(byteBuffer: reply.body ?? ByteBuffer()))

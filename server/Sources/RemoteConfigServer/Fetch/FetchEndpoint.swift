@@ -74,6 +74,8 @@ struct FetchCall: Sendable {
     /// The query string (without `?`), which may carry `key=`.
     var query: Substring?
     var ifNoneMatch: String?
+    /// `Accept-Encoding` allows gzip (`AcceptEncoding`): a long answer then goes in its gzip form.
+    var acceptsGzip = false
     var body: ByteBuffer
     /// Where the caller reached this server, for the stream URL of an OFREP bulk answer.
     var origin = RequestOrigin()
@@ -95,9 +97,11 @@ struct FetchReply: Sendable {
     var renderedFields: ByteBuffer? = nil
     /// The status line and headers with `Content-Length`, when rendered in advance (a remembered answer's).
     var renderedHead: ByteBuffer? = nil
+    /// `body` is a remembered answer's gzip form.
+    var gzip = false
 
     /// The response headers (without `Content-Length`).
-    var headers: HTTPFields { answer?.headers(notModified: status == .notModified) ?? fields }
+    var headers: HTTPFields { answer?.headers(notModified: status == .notModified, gzip: gzip) ?? fields }
 
     /// The whole body, its parts joined.
     var fullBody: ByteBuffer {
@@ -228,26 +232,24 @@ final class FetchEndpoint: Sendable {
         }
         let answers = published.entry(project)?.answers
         if let remembered = answers?.rememberedAnswer(body: call.body, now: now) {
-            return .done(reply(remembered, ifNoneMatch: call.ifNoneMatch))
+            return .done(reply(remembered, call))
         }
         let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
         // The client key proves the project exists; one this server has not loaded yet has nothing
         // published (a publish would have reached it through NOTIFY or the periodic check).
         guard let answers else {
-            return .done(reply(FetchAnswers.noTemplate, ifNoneMatch: call.ifNoneMatch))
+            return .done(reply(FetchAnswers.noTemplate, call))
         }
-        let body = call.body
-        let ifNoneMatch = call.ifNoneMatch
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                answers.remember(body: body, answer: answer, now: now)
-                return reply(answer, ifNoneMatch: ifNoneMatch)
+                answers.remember(body: call.body, answer: answer, now: now)
+                return reply(answer, call)
             }
         }
         let answer = answers.answer(for: context)
-        answers.remember(body: body, answer: answer, now: now)
-        return .done(reply(answer, ifNoneMatch: ifNoneMatch))
+        answers.remember(body: call.body, answer: answer, now: now)
+        return .done(reply(answer, call))
     }
 
     /// An OFREP evaluation from the remembered evaluations of the caller's template.
@@ -274,12 +276,15 @@ final class FetchEndpoint: Sendable {
         return .done(evaluation.reply(answer, answers: answers))
     }
 
-    private func reply(_ answer: FetchAnswers.Answer, ifNoneMatch: String?) -> FetchReply {
-        if let ifNoneMatch, FetchAnswers.matches(ifNoneMatch, answer.etag) {
+    private func reply(_ answer: FetchAnswers.Answer, _ call: FetchCall) -> FetchReply {
+        if let ifNoneMatch = call.ifNoneMatch, FetchAnswers.matches(ifNoneMatch, answer.etag) {
             metrics.fetch(state: answer.state.rawValue, notModified: true)
             return FetchReply(status: .notModified, answer: answer, renderedHead: answer.notModifiedHead)
         }
         metrics.fetch(state: answer.state.rawValue, notModified: false)
+        if call.acceptsGzip, let gzipBody = answer.gzipBody {
+            return FetchReply(status: .ok, body: gzipBody, answer: answer, renderedHead: answer.gzipOkHead, gzip: true)
+        }
         return FetchReply(status: .ok, body: answer.body, answer: answer, renderedHead: answer.okHead)
     }
 

@@ -177,7 +177,8 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
             }
         let call = FetchCall(
             route: route, apiKeyHeader: head.apiKey, authorization: head.authorization,
-            query: head.query.map { Substring($0) }, ifNoneMatch: head.ifNoneMatch, body: body, origin: head.origin)
+            query: head.query.map { Substring($0) }, ifNoneMatch: head.ifNoneMatch, acceptsGzip: head.acceptsGzip,
+            body: body, origin: head.origin)
         if let reply = endpoint.immediateReply(call, keyMemo: &keyMemo) {
             finish(head, route: route, start: start, reply: reply, context: context)
             return

@@ -20,6 +20,8 @@ struct FetchRequestHead: Sendable, Equatable {
     var query: String?
     var apiKey: String?
     var ifNoneMatch: String?
+    /// `Accept-Encoding` allows gzip.
+    var acceptsGzip = false
     var requestID: String?
     /// Bytes of body after the head.
     var contentLength: Int
@@ -120,6 +122,7 @@ struct FetchRequestHead: Sendable, Equatable {
             case authorization = 64
             case forwardedHost = 128
             case forwardedProto = 256
+            case acceptEncoding = 512
             case refused = 0
 
             struct Set {
@@ -159,6 +162,7 @@ struct FetchRequestHead: Sendable, Equatable {
                 case 13 where named("if-none-match"): self = .ifNoneMatch
                 case 13 where named("authorization"): self = .authorization
                 case 14 where named("content-length"): self = .contentLength
+                case 15 where named("accept-encoding"): self = .acceptEncoding
                 case 16 where named("content-encoding"): self = .refused
                 case 16 where named("x-forwarded-host"): self = .forwardedHost
                 case 17 where named("transfer-encoding"): self = .refused
@@ -186,6 +190,7 @@ struct FetchRequestHead: Sendable, Equatable {
                 head.contentLength = length
             case .apiKey: head.apiKey = String(decoding: value, as: UTF8.self)
             case .ifNoneMatch: head.ifNoneMatch = String(decoding: value, as: UTF8.self)
+            case .acceptEncoding: head.acceptsGzip = AcceptEncoding.acceptsGzip(value)
             case .requestID: head.requestID = String(decoding: value, as: UTF8.self)
             case .connection:
                 for token in value.split(separator: UInt8(ascii: ",")) {

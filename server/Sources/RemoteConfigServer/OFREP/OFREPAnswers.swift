@@ -16,6 +16,9 @@ final class OFREPAnswers: Sendable {
         /// Bytes of `{"flags":[…],"metadata":{…}` (without the closing brace) at the start of every bulk body:
         /// a bulk answer adds its `eventStreams`.
         let flagsLength: Int
+        /// The gzip form of those bytes (`GzipPrefix`), at the start of every gzip bulk body: its length and
+        /// the flags' CRC-32. nil when the flags are too short to gain from it.
+        let gzipFlags: (length: Int, crc: UInt32)?
         /// Quoted, strong; from what the caller receives (each flag's key, value, reason, variant and type),
         /// not from the template version, so it stays the same across publishes that change nothing for
         /// this caller (as a fetch's ETag does).
@@ -26,10 +29,13 @@ final class OFREPAnswers: Sendable {
         /// The end of a single-flag answer: the template version in the flag's metadata (a bulk answer has it
         /// once, in its own metadata), and the closing braces.
         let singleTail: ByteBuffer
-        /// The headers of a bulk 200 and 304, as fields and rendered once (without `Content-Length`).
+        /// The headers of a bulk 200 (plain and gzipped) and 304, as fields and rendered once (without
+        /// `Content-Length`). The ETag names the evaluation, not its encoding, as a fetch's does.
         let okFields: HTTPFields
+        let gzipOkFields: HTTPFields
         let notModifiedFields: HTTPFields
         let okHead: ByteBuffer
+        let gzipOkHead: ByteBuffer
         let notModifiedHead: ByteBuffer
 
         init(bulkHead: ByteBuffer, etag: String, items: [(offset: Int, length: Int)], singleTail: ByteBuffer) {
@@ -37,13 +43,21 @@ final class OFREPAnswers: Sendable {
             self.etag = etag
             self.items = items
             self.singleTail = singleTail
-            notModifiedFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+            let gzip = bulkHead.readableBytes >= GzipPrefix.minimumLength ? GzipPrefix(bulkHead) : nil
+            gzipFlags = gzip.map { ($0.deflated.readableBytes, $0.crc) }
+            var notModified: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
+            if gzip != nil { notModified[.vary] = "Accept-Encoding" }
+            notModifiedFields = notModified
             var ok = notModifiedFields
             ok[.contentType] = "application/json; charset=utf-8"
             okFields = ok
+            ok[.contentEncoding] = "gzip"
+            gzipOkFields = ok
             okHead = Self.render("200 OK", okFields)
+            gzipOkHead = Self.render("200 OK", gzipOkFields)
             notModifiedHead = Self.render("304 Not Modified", notModifiedFields)
-            lastBulk = NIOLockedValueBox(Bulk(origin: RequestOrigin(), secret: nil, body: bulkHead, head: okHead))
+            lastBulk = NIOLockedValueBox(
+                Bulk(origin: RequestOrigin(), secret: nil, body: bulkHead, head: okHead, gzip: gzip?.deflated))
         }
 
         /// A bulk 200 as callers reaching this server at one `origin` with one client key get it: the body with
@@ -55,12 +69,21 @@ final class OFREPAnswers: Sendable {
             let secret: String?
             let body: ByteBuffer
             let head: ByteBuffer
+            /// The same body gzipped, and its head; nil when the flags are not compressed (`gzipFlags`). Before
+            /// any bulk answer was made, the compressed flags alone and no head.
+            let gzipBody: ByteBuffer?
+            let gzipHead: ByteBuffer?
 
-            init(origin: RequestOrigin, secret: String?, body: ByteBuffer, head: ByteBuffer) {
+            init(
+                origin: RequestOrigin, secret: String?, body: ByteBuffer, head: ByteBuffer, gzip: ByteBuffer?,
+                gzipHead: ByteBuffer? = nil
+            ) {
                 self.origin = origin
                 self.secret = secret
                 self.body = body
                 self.head = head
+                self.gzipBody = gzip
+                self.gzipHead = gzipHead
             }
         }
 
@@ -81,12 +104,25 @@ final class OFREPAnswers: Sendable {
         func bulk(origin: RequestOrigin, secret: String, tail: () -> ByteBuffer) -> Bulk {
             let last = lastBulk.withLockedValue { $0 }
             if last.secret == secret, last.origin == origin { return last }
-            // A new buffer: the flags are copied once more here, and the last body's storage goes with it.
+            // New buffers: the flags (and their gzip form) are copied once more here, and the last bodies'
+            // storage goes with them.
+            let tail = tail()
             var body = last.body.getSlice(at: last.body.readerIndex, length: flagsLength) ?? ByteBuffer()
-            body.writeImmutableBuffer(tail())
+            body.writeImmutableBuffer(tail)
             var head = okHead
             head.writeString("Content-Length: \(body.readableBytes)\r\n")
-            let made = Bulk(origin: origin, secret: secret, body: body, head: head)
+            var gzipBody: ByteBuffer?
+            var gzipHead: ByteBuffer?
+            if let gzipFlags, let last = last.gzipBody,
+                let deflated = last.getSlice(at: last.readerIndex, length: gzipFlags.length)
+            {
+                let member = GzipPrefix(deflated: deflated, crc: gzipFlags.crc, length: flagsLength).member(tail: tail)
+                var head = gzipOkHead
+                head.writeString("Content-Length: \(member.readableBytes)\r\n")
+                gzipBody = member
+                gzipHead = head
+            }
+            let made = Bulk(origin: origin, secret: secret, body: body, head: head, gzip: gzipBody, gzipHead: gzipHead)
             lastBulk.withLockedValue { $0 = made }
             return made
         }
@@ -150,7 +186,7 @@ final class OFREPAnswers: Sendable {
     }
 
     /// Whether evaluating one caller may take long enough to stall other connections.
-    var isHeavy: Bool { (compiled?.evaluationCost ?? 0) > FetchAnswers.heavyCost }
+    var isHeavy: Bool { compiled.map(FetchAnswers.isHeavy) ?? false }
 
     /// The serving position of parameter `key`, nil when no such parameter is published.
     func position(of key: Substring) -> Int? { positions[String(key)] }

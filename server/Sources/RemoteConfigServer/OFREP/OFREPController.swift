@@ -27,7 +27,8 @@ struct OFREPController {
         let call = FetchCall(
             route: route, apiKeyHeader: request.headers[ClientAuth.header],
             authorization: request.headers[.authorization],
-            query: request.uri.query.map { Substring($0) }, ifNoneMatch: request.headers[.ifNoneMatch], body: body,
+            query: request.uri.query.map { Substring($0) }, ifNoneMatch: request.headers[.ifNoneMatch],
+            acceptsGzip: AcceptEncoding.acceptsGzip(request.headers), body: body,
             origin: RequestOrigin(
                 host: request.head.authority, forwardedHost: request.headers[.forwardedHost],
                 forwardedProto: request.headers[.forwardedProto]))

@@ -58,6 +58,9 @@ struct OFREPEvaluation: Sendable {
                 status: .notModified, fields: answer.notModifiedFields, renderedFields: answer.notModifiedHead)
         }
         let bulk = answer.bulk(origin: call.origin, secret: secret) { bulkTail }
+        if call.acceptsGzip, let body = bulk.gzipBody, let head = bulk.gzipHead {
+            return FetchReply(status: .ok, fields: answer.gzipOkFields, body: body, renderedHead: head, gzip: true)
+        }
         return FetchReply(status: .ok, fields: answer.okFields, body: bulk.body, renderedHead: bulk.head)
     }
 
