@@ -18,6 +18,13 @@ nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) me
   nginx 304    the same with nginx's ETags
   healthz      GET /healthz: the floor of our HTTP stack
 
+and, as apps and OpenFeature providers really call (every stock HTTP client sends `Accept-Encoding: gzip`):
+
+  fetch gzip   fetch 200 with `Accept-Encoding: gzip, deflate, br` (what URLSession sends)
+  ofrep gzip   ofrep 200 with `Accept-Encoding: gzip` (what OkHttp, requests, fetch and Go's net/http send)
+  nginx gzip, nginx ofrep gzip   the nginx rows with the same header, `gzip_static` serving the very gzip
+               bytes we send (fetched from us into `N.json.gz`), so nginx compresses nothing either
+
 and prints req/s, p50 and p99 for each, then the ratios (best of the passes). Loopback only; every run is
 bounded by its duration; the server and nginx are stopped and the temporary files removed.
 
@@ -44,6 +51,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from common import TOKEN, call, start_server  # noqa: E402
 
 HOST = "127.0.0.1"  # loopback only: never configurable
+GZIP = {"Accept-Encoding": "gzip"}
+URLSESSION_ACCEPT = "gzip, deflate, br"  # what Apple's URLSession sends
 
 LUA_LIBRARY = r"""
 -- Cycles through requests[1..n] (set up by the generated part) and prints a JSON summary.
@@ -268,6 +277,8 @@ http {{
         listen {HOST}:{port};
         root {root};
         etag on;
+        gzip_static on;
+        gzip_vary on;
         default_type application/json;
         client_body_temp_path {work}/body;
         proxy_temp_path {work}/proxy;
@@ -332,6 +343,7 @@ def main() -> None:
         fetch_path = "/v1/projects/bench/remoteConfig:fetch"
         ofrep_path = "/ofrep/v1/evaluate/flags"
         fetch_200, fetch_304, nginx_200, nginx_304, ofrep_200, ofrep_304 = [], [], [], [], [], []
+        gzip_sizes = []
         ofrep_sizes = []
         states = {}
         for index, context in enumerate(contexts(rng, args.contexts)):
@@ -355,16 +367,24 @@ def main() -> None:
             ofrep_304.append(("POST", ofrep_path, dict(ofrep_headers, **{"If-None-Match": response_headers["ETag"]}),
                               ofrep_body))
             ofrep_sizes.append(len(ofrep_answer))
-            with open(os.path.join(root, f"ofrep-{index}.json"), "wb") as file:
-                file.write(ofrep_answer)
-            os.chmod(os.path.join(root, f"ofrep-{index}.json"), 0o644)
-            with open(os.path.join(root, f"{index}.json"), "wb") as file:
-                file.write(answer)
-            os.chmod(os.path.join(root, f"{index}.json"), 0o644)
+            # The gzip forms as we send them, for nginx's gzip_static (urllib does not decode them).
+            status, response_headers, fetch_gzip = call("POST", base + fetch_path, context, dict(headers, **GZIP))
+            assert status == 200 and response_headers.get("Content-Encoding") == "gzip", (status, response_headers)
+            status, response_headers, ofrep_gzip = call("POST", base + ofrep_path, {"context": ofrep_context},
+                                                        dict(ofrep_headers, **GZIP))
+            assert status == 200 and response_headers.get("Content-Encoding") == "gzip", (status, response_headers)
+            gzip_sizes.append((len(fetch_gzip), len(ofrep_gzip)))
+            for name, content in [(f"ofrep-{index}.json", ofrep_answer), (f"{index}.json", answer),
+                                  (f"ofrep-{index}.json.gz", ofrep_gzip), (f"{index}.json.gz", fetch_gzip)]:
+                with open(os.path.join(root, name), "wb") as file:
+                    file.write(content)
+                os.chmod(os.path.join(root, name), 0o644)
         log(f"{args.contexts} contexts, answers by state: {states}; "
             f"answer size {min(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f[0].isdigit())}–"
             f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f[0].isdigit())} bytes; "
-            f"OFREP bulk answer {min(ofrep_sizes)}–{max(ofrep_sizes)} bytes")
+            f"OFREP bulk answer {min(ofrep_sizes)}–{max(ofrep_sizes)} bytes; gzipped: fetch "
+            f"{min(f for f, _ in gzip_sizes)}–{max(f for f, _ in gzip_sizes)}, OFREP "
+            f"{min(o for _, o in gzip_sizes)}–{max(o for _, o in gzip_sizes)} bytes")
 
         nginx, nginx_port = start_nginx(root, work)
         measured = {"ours": [server.pid], "nginx": [nginx.pid] + children(nginx.pid)}
@@ -374,10 +394,18 @@ def main() -> None:
             nginx_304.append(("GET", f"/{index}.json", {"If-None-Match": response_headers["ETag"]}, None))
         nginx_ofrep = [("GET", f"/ofrep-{index}.json", {}, None) for index in range(args.contexts)]
 
+        def gzipped(requests: list[tuple[str, str, dict, str | None]], accept: str) -> list:
+            return [(method, url, dict(headers, **{"Accept-Encoding": accept}), body)
+                    for method, url, headers, body in requests]
+
         scripts = {}
         for name, requests in [("fetch 200", fetch_200), ("fetch 304", fetch_304), ("nginx 200", nginx_200),
                                ("nginx 304", nginx_304), ("ofrep 200", ofrep_200), ("ofrep 304", ofrep_304),
                                ("nginx ofrep", nginx_ofrep),
+                               ("fetch gzip", gzipped(fetch_200, URLSESSION_ACCEPT)),
+                               ("ofrep gzip", gzipped(ofrep_200, "gzip")),
+                               ("nginx gzip", gzipped(nginx_200, URLSESSION_ACCEPT)),
+                               ("nginx ofrep gzip", gzipped(nginx_ofrep, "gzip")),
                                ("healthz", [("GET", "/healthz", {}, None)])]:
             scripts[name] = os.path.join(work, name.replace(" ", "_") + ".lua")
             write_wrk_script(scripts[name], requests)
@@ -385,14 +413,16 @@ def main() -> None:
         write_fresh_script(scripts["fetch new"], fetch_200)
         targets = {"fetch 200": base, "fetch 304": base, "fetch new": base, "healthz": base, "ofrep 200": base,
                    "ofrep 304": base, "nginx ofrep": f"http://{HOST}:{nginx_port}",
-                   "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}"}
+                   "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}",
+                   "fetch gzip": base, "ofrep gzip": base, "nginx gzip": f"http://{HOST}:{nginx_port}",
+                   "nginx ofrep gzip": f"http://{HOST}:{nginx_port}"}
 
         # Warm both up (JIT-free, but caches, connection pools and the allocator settle).
         run_wrk(base, scripts["fetch 200"], 2, args.connections, args.threads)
         run_wrk(targets["nginx 200"], scripts["nginx 200"], 2, args.connections, args.threads)
 
-        order = ["fetch 200", "ofrep 200", "nginx 200", "nginx ofrep", "fetch 304", "ofrep 304", "nginx 304",
-                 "fetch new", "healthz"]
+        order = ["fetch 200", "ofrep 200", "nginx 200", "nginx ofrep", "fetch gzip", "ofrep gzip", "nginx gzip",
+                 "nginx ofrep gzip", "fetch 304", "ofrep 304", "nginx 304", "fetch new", "healthz"]
         if args.only:
             order = [name.strip() for name in args.only.split(",")]
             log(f"server PID {server.pid}; running only {order}")
@@ -404,7 +434,7 @@ def main() -> None:
                 results[name].append(result)
                 bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
                     if result["errors"] or result["non2xx3xx"] else ""
-                log(f"pass {number} {name:11}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
+                log(f"pass {number} {name:16}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
                     f"p99 {result['p99_ms']:6.2f} ms  CPU {result['cpu_us']:5.1f} µs/req{bad}")
         if args.only:
             return
@@ -436,10 +466,10 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
           f"threads, {args.passes} alternating passes of {args.duration} s; {time.strftime('%Y-%m-%d %H:%M')}, "
           f"{os.cpu_count()} cores")
     cpu = {name: min(r["cpu_us"] for r in runs) for name, runs in results.items()}
-    print(f"{'':10} {'req/s (each pass)':>28} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs/req':>11}")
+    print(f"{'':16} {'req/s (each pass)':>28} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs/req':>11}")
     for name, runs in results.items():
         rates = " / ".join(f"{r['rps']:.0f}" for r in runs)
-        print(f"{name:11} {rates:>27} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
+        print(f"{name:16} {rates:>28} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
     ratios = {
         "fetch 200 / nginx 200 (target >= 0.45)": best["fetch 200"]["rps"] / best["nginx 200"]["rps"],
         "fetch 304 / nginx 304 (target >= 0.6)": best["fetch 304"]["rps"] / best["nginx 304"]["rps"],
@@ -455,16 +485,21 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         "CPU per request: ofrep 304 / fetch 304 (<= 1.1)": cpu["ofrep 304"] / cpu["fetch 304"],
         "CPU per request: nginx ofrep / nginx 200": cpu["nginx ofrep"] / cpu["nginx 200"],
         "CPU per request: ofrep 200 / nginx ofrep": cpu["ofrep 200"] / cpu["nginx ofrep"],
+        "gzip: ofrep / fetch (req/s)": best["ofrep gzip"]["rps"] / best["fetch gzip"]["rps"],
+        "CPU per request, gzip: ofrep / fetch (<= 1.1)": cpu["ofrep gzip"] / cpu["fetch gzip"],
+        "gzip: fetch / nginx (req/s)": best["fetch gzip"]["rps"] / best["nginx gzip"]["rps"],
+        "CPU per request, gzip: fetch / nginx": cpu["fetch gzip"] / cpu["nginx gzip"],
+        "CPU per request, gzip: nginx ofrep / nginx": cpu["nginx ofrep gzip"] / cpu["nginx gzip"],
     }
     # The best passes of two rows may come from different moments of a noisy machine; the ratio within each
     # pass (the rows run within seconds of each other), then the median over the passes, is steadier.
     for a, b in [("ofrep 200", "fetch 200"), ("ofrep 304", "fetch 304"), ("fetch 304", "fetch 200"),
-                 ("nginx ofrep", "nginx 200")]:
+                 ("nginx ofrep", "nginx 200"), ("ofrep gzip", "fetch gzip"), ("fetch 304", "fetch gzip")]:
         ratios[f"CPU, median of same-pass ratios: {a} / {b}"] = statistics.median(
             x["cpu_us"] / y["cpu_us"] for x, y in zip(results[a], results[b]))
     print()
     for name, value in ratios.items():
-        print(f"{name:60} {value:6.2f}")
+        print(f"{name:62} {value:6.2f}")
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"results": results, "ratios": ratios}, file, indent=2)
