@@ -82,6 +82,49 @@ import Testing
         #expect(offline.configValue(forKey: "current_version").stringValue == "2.3.0")
     }
 
+    /// URLSession asks for gzip and decodes it on its own: a long answer reaches the SDK gzipped, is read
+    /// whole, and its ETag gets a 304 the next time.
+    @Test func aLongAnswerComesGzippedThroughURLSessionAndKeepsItsETag() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try SetupFailure.unless(
+                try await app.publish("shop-app", ContentEncodingTests.template).status == 200, "publish")
+            let transport = EncodingTransport()
+            let config = Self.sdk(
+                port: app.port, key: key.secret, version: "2.0.0", directory: directory, transport: transport)
+            #expect(try await config.fetchAndActivate() == .successFetchedFromRemote)
+            let notes = try #require(
+                (ContentEncodingTests.template["parameters"] as? [String: [String: Any]])?["release_notes"])
+            #expect(
+                config.configValue(forKey: "release_notes").stringValue
+                    == (notes["defaultValue"] as? [String: String])?["value"])
+            #expect(config.configValue(forKey: "current_version").stringValue == "2.2.0")
+            try await config.fetch(withExpirationDuration: 0)
+            #expect(transport.answers.withLockedValue { $0.map(\.status) } == [200, 304])
+            #expect(transport.answers.withLockedValue { $0.first?.encoding } == "gzip")
+        }
+    }
+
+    /// URLSession, recording each answer's status and `Content-Encoding`.
+    final class EncodingTransport: HTTPTransport {
+        let inner = URLSessionTransport()
+        let answers = NIOLockedValueBox<[(status: Int, encoding: String?)]>([])
+
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            let (data, response) = try await inner.send(request)
+            let encoding = response.value(forHTTPHeaderField: "Content-Encoding")
+            answers.withLockedValue { $0.append((response.statusCode, encoding)) }
+            return (data, response)
+        }
+
+        func stream(_ request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
+            try await inner.stream(request)
+        }
+    }
+
     @Test func forceUpdateDecisionsMatchTheServer() async throws {
         try await TestApp.live { app in
             try await app.createProject("shop-app")
