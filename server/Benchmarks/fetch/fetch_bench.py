@@ -379,9 +379,9 @@ def main() -> None:
                 with open(os.path.join(root, name), "wb") as file:
                     file.write(content)
                 os.chmod(os.path.join(root, name), 0o644)
-        log(f"{args.contexts} contexts, answers by state: {states}; "
-            f"answer size {min(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f[0].isdigit())}–"
-            f"{max(os.path.getsize(os.path.join(root, f)) for f in os.listdir(root) if f[0].isdigit())} bytes; "
+        sizes = [os.path.getsize(os.path.join(root, name)) for name in os.listdir(root)
+                 if name[0].isdigit() and name.endswith(".json")]
+        log(f"{args.contexts} contexts, answers by state: {states}; answer size {min(sizes)}–{max(sizes)} bytes; "
             f"OFREP bulk answer {min(ofrep_sizes)}–{max(ofrep_sizes)} bytes; gzipped: fetch "
             f"{min(f for f, _ in gzip_sizes)}–{max(f for f, _ in gzip_sizes)}, OFREP "
             f"{min(o for _, o in gzip_sizes)}–{max(o for _, o in gzip_sizes)} bytes")

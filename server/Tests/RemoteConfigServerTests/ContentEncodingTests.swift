@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -128,6 +129,18 @@ import Testing
             #expect(reply.headers[.contentEncoding] == nil)
             #expect(reply.headers[.vary] == nil)
         }
+    }
+
+    /// An answer is encoded and gzipped when first made: for a template whose answers may be long, that is
+    /// done off the event loops, as evaluating costly conditions is.
+    @Test func longAnswersAreMadeOffTheEventLoops() throws {
+        func answers(_ value: String) throws -> FetchAnswers {
+            let json = try JSONSerialization.data(
+                withJSONObject: ["parameters": ["notes": ["defaultValue": ["value": value]]]])
+            return FetchAnswers(try CompiledTemplate(try RemoteConfigTemplate(json: Array(json))))
+        }
+        #expect(try !answers(String(repeating: "x", count: 1_000)).isHeavy)
+        #expect(try answers(String(repeating: "x", count: HeavyWork.inlineLimit + 1)).isHeavy)
     }
 
     @Test func gzipMembersWithAndWithoutATailDecodeWithAnotherImplementation() throws {
