@@ -34,13 +34,7 @@ import Testing
     static func withShop(live: Bool, _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void)
         async throws
     {
-        try await TestApp.run(url: try await TestCluster.shared.makeDatabase(), live: live) { app in
-            try await app.createProject("shop-app")
-            let published = try await app.publish("shop-app", Self.template)
-            try SetupFailure.unless(published.status == 200, published.text)
-            let key = try await app.createKey(role: "client", project: "shop-app")
-            try await body(app, key.secret)
-        }
+        try await OFREPTests.withShop(live: live, template: Self.template, body)
     }
 
     static func fetch(_ app: TestApp.Session, key: String, headers: HTTPFields = [:]) async throws -> TestApp.Reply {

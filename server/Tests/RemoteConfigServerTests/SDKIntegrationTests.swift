@@ -10,14 +10,16 @@ import Testing
 
 /// The Swift SDK against a real server (embedded PostgreSQL, a real loopback port).
 @Suite struct SDKIntegrationTests {
-    /// URLSession, recording the status of every answer.
+    /// URLSession, recording the status and `Content-Encoding` of every answer.
     final class RecordingTransport: HTTPTransport {
         let inner = URLSessionTransport()
         let statuses = NIOLockedValueBox<[Int]>([])
+        let encodings = NIOLockedValueBox<[String?]>([])
 
         func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             let (data, response) = try await inner.send(request)
             statuses.withLockedValue { $0.append(response.statusCode) }
+            encodings.withLockedValue { $0.append(response.value(forHTTPHeaderField: "Content-Encoding")) }
             return (data, response)
         }
 
@@ -92,7 +94,7 @@ import Testing
             let key = try await app.createKey(role: "client", project: "shop-app")
             try SetupFailure.unless(
                 try await app.publish("shop-app", ContentEncodingTests.template).status == 200, "publish")
-            let transport = EncodingTransport()
+            let transport = RecordingTransport()
             let config = Self.sdk(
                 port: app.port, key: key.secret, version: "2.0.0", directory: directory, transport: transport)
             #expect(try await config.fetchAndActivate() == .successFetchedFromRemote)
@@ -103,25 +105,8 @@ import Testing
                     == (notes["defaultValue"] as? [String: String])?["value"])
             #expect(config.configValue(forKey: "current_version").stringValue == "2.2.0")
             try await config.fetch(withExpirationDuration: 0)
-            #expect(transport.answers.withLockedValue { $0.map(\.status) } == [200, 304])
-            #expect(transport.answers.withLockedValue { $0.first?.encoding } == "gzip")
-        }
-    }
-
-    /// URLSession, recording each answer's status and `Content-Encoding`.
-    final class EncodingTransport: HTTPTransport {
-        let inner = URLSessionTransport()
-        let answers = NIOLockedValueBox<[(status: Int, encoding: String?)]>([])
-
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            let (data, response) = try await inner.send(request)
-            let encoding = response.value(forHTTPHeaderField: "Content-Encoding")
-            answers.withLockedValue { $0.append((response.statusCode, encoding)) }
-            return (data, response)
-        }
-
-        func stream(_ request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
-            try await inner.stream(request)
+            #expect(transport.statuses.withLockedValue { $0 } == [200, 304])
+            #expect(transport.encodings.withLockedValue { $0.first } == "gzip")
         }
     }
 

@@ -69,8 +69,8 @@ struct FetchCall: Sendable {
     var route: ClientRoute
     /// `X-API-Key`.
     var apiKeyHeader: String?
-    /// `Authorization`: OFREP providers send the client key as a bearer token.
-    var authorization: String? = nil
+    /// The token of `Authorization: Bearer …`: OFREP providers send the client key so.
+    var bearerToken: String? = nil
     /// The query string (without `?`), which may carry `key=`.
     var query: Substring?
     var ifNoneMatch: String?
@@ -206,8 +206,8 @@ final class FetchEndpoint: Sendable {
     private static func secret(of call: FetchCall) -> String? {
         if let header = call.apiKeyHeader { return header }
         if case .fetch = call.route {
-        } else if let authorization = call.authorization {
-            return OFREPEvaluation.bearerToken(authorization)
+        } else if let token = call.bearerToken {
+            return token
         }
         return QueryParameters.value(of: "key", in: call.query)
     }

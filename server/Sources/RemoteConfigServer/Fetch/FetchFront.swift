@@ -176,7 +176,7 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
                 .ofrepFlags
             }
         let call = FetchCall(
-            route: route, apiKeyHeader: head.apiKey, authorization: head.authorization,
+            route: route, apiKeyHeader: head.apiKey, bearerToken: head.bearerToken,
             query: head.query.map { Substring($0) }, ifNoneMatch: head.ifNoneMatch, acceptsGzip: head.acceptsGzip,
             body: body, origin: head.origin)
         if let reply = endpoint.immediateReply(call, keyMemo: &keyMemo) {

@@ -13,8 +13,9 @@ struct FetchRequestHead: Sendable, Equatable {
     var isOFREP = false
     /// The `{key}` of an OFREP single-flag call.
     var flagKey: String?
-    /// `Authorization`, `Host`, `X-Forwarded-Host` and `X-Forwarded-Proto`, read for OFREP calls only.
-    var authorization: String?
+    /// The token of `Authorization: Bearer <token>` (`OFREPEvaluation.bearerToken`), and `Host`,
+    /// `X-Forwarded-Host` and `X-Forwarded-Proto`, read for OFREP calls only.
+    var bearerToken: String?
     var origin = RequestOrigin()
     /// The query string without `?`, if any.
     var query: String?
@@ -204,7 +205,7 @@ struct FetchRequestHead: Sendable, Equatable {
                     }
                 }
             case .host where head.isOFREP: head.origin.host = String(decoding: value, as: UTF8.self)
-            case .authorization where head.isOFREP: head.authorization = String(decoding: value, as: UTF8.self)
+            case .authorization where head.isOFREP: head.bearerToken = OFREPEvaluation.bearerToken(value)
             case .forwardedHost where head.isOFREP:
                 head.origin.forwardedHost = String(decoding: value, as: UTF8.self)
             case .forwardedProto where head.isOFREP:

@@ -26,7 +26,7 @@ struct OFREPController {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let call = FetchCall(
             route: route, apiKeyHeader: request.headers[ClientAuth.header],
-            authorization: request.headers[.authorization],
+            bearerToken: request.headers[.authorization].flatMap { OFREPEvaluation.bearerToken(Array($0.utf8)[...]) },
             query: request.uri.query.map { Substring($0) }, ifNoneMatch: request.headers[.ifNoneMatch],
             acceptsGzip: AcceptEncoding.acceptsGzip(request.headers), body: body,
             origin: RequestOrigin(
