@@ -34,7 +34,7 @@ import Testing
     static func withShop(live: Bool, _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void)
         async throws
     {
-        try await OFREPTests.withShop(live: live, template: Self.template, body)
+        try await OFREPTests.withShop(live: live, template: { Self.template }, body)
     }
 
     static func fetch(_ app: TestApp.Session, key: String, headers: HTTPFields = [:]) async throws -> TestApp.Reply {

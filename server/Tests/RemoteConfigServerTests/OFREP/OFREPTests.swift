@@ -45,12 +45,12 @@ import Testing
     /// Runs `body` with `shop-app` published (`template`) and a client key, in process (`live: false`) or on
     /// a port.
     static func withShop(
-        live: Bool, template: [String: Any] = Self.template,
+        live: Bool, template: @escaping @Sendable () -> [String: Any] = { Self.template },
         _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
     ) async throws {
         try await TestApp.run(url: try await TestCluster.shared.makeDatabase(), live: live) { app in
             try await app.createProject("shop-app")
-            let published = try await app.publish("shop-app", template)
+            let published = try await app.publish("shop-app", template())
             try SetupFailure.unless(published.status == 200, published.text)
             let key = try await app.createKey(role: "client", project: "shop-app")
             try await body(app, key.secret)
