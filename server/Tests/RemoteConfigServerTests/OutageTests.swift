@@ -8,9 +8,9 @@ import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
 
-/// While PostgreSQL is down, fetch keeps answering from memory.
+/// While PostgreSQL is down, fetch and OFREP keep answering from memory.
 @Suite struct OutageTests {
-    @Test func fetchAnswersFromMemoryWhileTheDatabaseIsDown() async throws {
+    @Test func clientCallsAnswerFromMemoryWhileTheDatabaseIsDown() async throws {
         let cluster = try await PrivateCluster.start()
         defer { cluster.destroy() }
         var logger = Logger(label: "test")
@@ -43,6 +43,12 @@ import Testing
                     body: .init(string: #"{"appInstanceId": "i", "platform": "IOS", "appVersion": "1.0.0"}"#))
                 return (response.status, String(buffer: response.body))
             }
+            func evaluate(_ path: String) async throws -> (HTTPResponse.Status, String) {
+                let response = try await client.execute(
+                    uri: path, method: .post, headers: [.authorization: "Bearer \(secret)"],
+                    body: .init(string: #"{"context": {"targetingKey": "i", "platform": "IOS"}}"#))
+                return (response.status, String(buffer: response.body))
+            }
             #expect(try await fetch().0 == .ok)
             try cluster.embedded.stop()
             var answered = 0
@@ -51,6 +57,12 @@ import Testing
                 if status == .ok, body.contains("2.0.0") { answered += 1 }
             }
             #expect(answered == 20, "fetch must keep answering from memory while PostgreSQL is down")
+            // OFREP is evaluated by the same in-memory path: both endpoints answer, with the value.
+            for path in ["/ofrep/v1/evaluate/flags", "/ofrep/v1/evaluate/flags/min_supported_version"] {
+                let (status, body) = try await evaluate(path)
+                #expect(status == .ok, "\(path) must answer from memory while PostgreSQL is down")
+                #expect(body.contains(#""value":"2.0.0""#), "\(path): \(body)")
+            }
             let write = try await client.execute(
                 uri: "/v1/projects/shop-app/remoteConfig", method: .put, headers: publishHeaders,
                 body: .init(string: "{}"))
