@@ -1,3 +1,4 @@
+import NIOCore
 import Testing
 
 @testable import RemoteConfigServer
@@ -77,6 +78,28 @@ import Testing
     ])
     func anythingButAPlainFetchGoesToTheFullParser(_ text: String) {
         #expect(Self.parse(text) == .notFetch)
+    }
+
+    /// The front reads a connection's buffer where it lies, past the requests already answered on it: the same
+    /// head as from a copy, however the bytes sit in the buffer, and nothing read past the head's end.
+    @Test func aConnectionsBufferIsReadInPlaceFromItsReaderIndex() throws {
+        let body = #"{"appInstanceId":"i-1"}"#
+        let fromCopy = Self.parse(Self.plain + body)
+        var buffer = ByteBuffer(string: "earlier request bytes already answered")
+        buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+        buffer.writeString(Self.plain + body)
+        #expect(FetchRequestHead.parse(buffer.readableBytesView) == fromCopy)
+        guard case .fetch(let head) = fromCopy else {
+            Issue.record("a plain fetch was not read")
+            return
+        }
+        #expect(head.headLength == Self.plain.utf8.count)
+        // Cut anywhere in the head: more is needed, whatever follows in the buffer's storage.
+        for cut in [1, 40, Self.plain.utf8.count - 1] {
+            var partial = buffer
+            partial.moveWriterIndex(to: partial.readerIndex + cut)
+            #expect(FetchRequestHead.parse(partial.readableBytesView) == .needMore, "cut at \(cut)")
+        }
     }
 
     @Test func aHeadThatNeverEndsIsNotAFetch() {

@@ -51,7 +51,16 @@ struct FetchRequestHead: Sendable, Equatable {
 
     /// Reads the head at the start of `bytes`.
     static func parse(_ bytes: some Collection<UInt8>) -> Parse {
-        var reader = Reader(Array(bytes.prefix(maximumHeadLength + 1)))
+        // Read where the bytes lie (a connection's buffer is contiguous): copying them into an array first
+        // cost more than reading them, and more for a 304, whose head is longer.
+        let parsed = bytes.withContiguousStorageIfAvailable { buffer in
+            parse(in: UnsafeBufferPointer(rebasing: buffer.prefix(maximumHeadLength + 1)))
+        }
+        return parsed ?? Array(bytes.prefix(maximumHeadLength + 1)).withUnsafeBufferPointer { parse(in: $0) }
+    }
+
+    private static func parse(in bytes: UnsafeBufferPointer<UInt8>) -> Parse {
+        let reader = Reader(bytes)
         // Decide as early as possible that this is not a fetch: most such connections send `GET …`.
         let expected = reader.peek(6) == UInt8(ascii: "o") ? ofrepPrefix : prefix
         for (index, byte) in expected.enumerated() {
@@ -65,12 +74,14 @@ struct FetchRequestHead: Sendable, Equatable {
         return .fetch(head)
     }
 
-    /// Byte-level reading of one head.
+    /// Byte-level reading of one head, in place: the lines and values it hands on are slices of `bytes`,
+    /// which live only as long as `parse`'s call; what the head keeps is copied into its strings.
     private struct Reader {
-        let bytes: [UInt8]
+        typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+        let bytes: UnsafeBufferPointer<UInt8>
         var count: Int { bytes.count }
 
-        init(_ bytes: [UInt8]) {
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
         }
 
@@ -83,7 +94,10 @@ struct FetchRequestHead: Sendable, Equatable {
 
         /// The head in `bytes[..<end]`, or nil when it is anything but a plain fetch.
         func head(end: Int) -> FetchRequestHead? {
-            var head: FetchRequestHead?
+            // One head, built in place: the request line makes it, each field line adds to it. (Held as an
+            // optional, it was copied out and back, every string retained and released, for each line.)
+            var head = FetchRequestHead(project: "", contentLength: 0, close: false, headLength: end)
+            var sawRequestLine = false
             var seen = Field.Set()
             var start = 0
             var index = 0
@@ -99,16 +113,16 @@ struct FetchRequestHead: Sendable, Equatable {
                 let line = bytes[start..<index]
                 index += 2
                 start = index
-                guard var current = head else {
+                guard sawRequestLine else {
                     guard let first = Self.requestLine(line) else { return nil }
                     head = first
+                    head.headLength = end
+                    sawRequestLine = true
                     continue
                 }
-                guard Self.apply(line, to: &current, seen: &seen) else { return nil }
-                head = current
+                guard Self.apply(line, to: &head, seen: &seen) else { return nil }
             }
-            guard var head, seen.contains(.host) else { return nil }
-            head.headLength = end
+            guard sawRequestLine, seen.contains(.host) else { return nil }
             return head
         }
 
@@ -138,7 +152,7 @@ struct FetchRequestHead: Sendable, Equatable {
 
             /// nil for a field a fetch ignores.
             /// Whether `bytes` is `lowercase`, ignoring ASCII case.
-            static func equalsLowercase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+            static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: StaticString) -> Bool {
                 guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
                 return lowercase.withUTF8Buffer { expected in
                     var index = 0
@@ -151,7 +165,7 @@ struct FetchRequestHead: Sendable, Equatable {
                 }
             }
 
-            init?(name: ArraySlice<UInt8>) {
+            init?(name: Bytes) {
                 func named(_ lowercase: StaticString) -> Bool { Self.equalsLowercase(name, lowercase) }
                 switch name.count {
                 case 4 where named("host"): self = .host
@@ -174,7 +188,7 @@ struct FetchRequestHead: Sendable, Equatable {
         }
 
         /// Reads one header line into `head`; false when the request is not a plain fetch.
-        private static func apply(_ line: ArraySlice<UInt8>, to head: inout FetchRequestHead, seen: inout Field.Set)
+        private static func apply(_ line: Bytes, to head: inout FetchRequestHead, seen: inout Field.Set)
             -> Bool
         {
             guard let (name, value) = HeadLines.field(line) else { return false }
@@ -218,7 +232,7 @@ struct FetchRequestHead: Sendable, Equatable {
 
         /// `POST /v1/projects/{p}/remoteConfig:fetch[?query] HTTP/1.1`, with a project id of `a-z 0-9 -`
         /// and a query of visible ASCII.
-        private static func requestLine(_ line: ArraySlice<UInt8>) -> FetchRequestHead? {
+        private static func requestLine(_ line: Bytes) -> FetchRequestHead? {
             // `parse` has checked the method and the start of the path; the version ends the line.
             let version = " HTTP/1.1".utf8
             guard line.count > version.count, line.suffix(version.count).elementsEqual(version),
@@ -248,7 +262,7 @@ struct FetchRequestHead: Sendable, Equatable {
 
         /// `/ofrep/v1/evaluate/flags[/{key}][?query]`, with a key as parameter keys are (`A-Z a-z 0-9 _`, at
         /// most 256) and a query of visible ASCII.
-        private static func ofrepTarget(_ target: ArraySlice<UInt8>) -> FetchRequestHead? {
+        private static func ofrepTarget(_ target: Bytes) -> FetchRequestHead? {
             let path = "/ofrep/v1/evaluate/flags".utf8
             guard target.starts(with: path) else { return nil }
             var rest = target.dropFirst(path.count)

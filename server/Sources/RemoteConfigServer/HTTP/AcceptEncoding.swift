@@ -6,7 +6,7 @@ enum AcceptEncoding {
     /// entry whose weight is not zero, or else a `*` whose weight is not zero. `gzip;q=0` refuses it
     /// whatever `*` says. No field at all means identity here: the RFC would allow any coding then, but a
     /// client that says nothing may well not decode one. Read on every client call, so it allocates nothing.
-    static func acceptsGzip(_ value: ArraySlice<UInt8>) -> Bool {
+    static func acceptsGzip(_ value: some HeadBytes) -> Bool {
         var gzip: Bool?
         var any: Bool?
         var start = value.startIndex
@@ -34,21 +34,21 @@ enum AcceptEncoding {
 
     /// `q=0` and `q=0.000` are zero; a nonzero digit makes a weight positive. A parameter that is not a weight
     /// leaves the coding accepted (RFC 9110 has only `q` here; ignoring others is the lenient reading).
-    private static func weightIsPositive(_ parameter: ArraySlice<UInt8>) -> Bool {
+    private static func weightIsPositive(_ parameter: some HeadBytes) -> Bool {
         guard parameter.count >= 2, parameter.first == UInt8(ascii: "q") || parameter.first == UInt8(ascii: "Q"),
             parameter[parameter.startIndex + 1] == UInt8(ascii: "=")
         else { return true }
         return parameter.dropFirst(2).contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    private static func trimmed<Bytes: HeadBytes>(_ bytes: Bytes) -> Bytes {
         var slice = bytes
         while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
         while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }
         return slice
     }
 
-    private static func equalsLowercase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+    private static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
         return lowercase.withUTF8Buffer { expected in
             zip(bytes, expected).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }

@@ -1,9 +1,23 @@
+/// A run of a request head's bytes, as the byte-level readers take them: an `ArraySlice` (a copy, as the
+/// router's fields and the tests have them) or a slice of the connection's own buffer, read where it lies.
+protocol HeadBytes: RandomAccessCollection where Element == UInt8, Index == Int, SubSequence == Self {}
+
+extension ArraySlice: HeadBytes where Element == UInt8 {}
+extension Slice: HeadBytes where Base == UnsafeBufferPointer<UInt8> {}
+
 /// Byte-level reading of an HTTP/1.1 request head, shared by the fronts that answer plain fetches and
 /// streams before NIO's parser (`FetchRequestHead`, `StreamRequestHead`). Strict on purpose: anything unusual
 /// is nil, and the request then goes to NIO's full parser.
 enum HeadLines {
     /// The index just past the head's final CRLF CRLF, if it is all there.
-    static func headEnd(_ bytes: [UInt8]) -> Int? {
+    static func headEnd(_ bytes: some RandomAccessCollection<UInt8>) -> Int? {
+        guard let found = bytes.withContiguousStorageIfAvailable({ headEnd(in: $0) }) else {
+            return Array(bytes).withUnsafeBufferPointer { headEnd(in: $0) }
+        }
+        return found
+    }
+
+    private static func headEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 3
         while index < bytes.count {
             if bytes[index] == 0x0A, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D {
@@ -36,7 +50,7 @@ enum HeadLines {
 
     /// `name: value` with a token name and a value of visible ASCII, spaces and tabs, surrounding white
     /// space removed.
-    static func field(_ line: ArraySlice<UInt8>) -> (name: ArraySlice<UInt8>, value: ArraySlice<UInt8>)? {
+    static func field<Line: HeadBytes>(_ line: Line) -> (name: Line, value: Line)? {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
         let name = line[..<colon]
         guard name.allSatisfy(isTokenCharacter) else { return nil }

@@ -30,7 +30,7 @@ struct OFREPEvaluation: Sendable {
 
     /// The token of an `Authorization` value `Bearer <token>` (the scheme in any case), or nil. Read from the
     /// head's bytes on every OFREP call, so it makes one string and nothing else.
-    static func bearerToken(_ authorization: ArraySlice<UInt8>) -> String? {
+    static func bearerToken(_ authorization: some HeadBytes) -> String? {
         let scheme: StaticString = "bearer "
         let length = scheme.utf8CodeUnitCount
         guard authorization.count > length else { return nil }
