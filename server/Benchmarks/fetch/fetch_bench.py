@@ -16,6 +16,9 @@ nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) me
   nginx ofrep  GET of files holding those OFREP answers: the floor for bytes three times the size of a fetch's
   nginx 200    GET of the 200 answer files
   nginx 304    the same with nginx's ETags
+  nginx mem 200, nginx mem 304   nginx answering the same bytes from memory (`return 200 '…'` in its
+               configuration, and `return 304` when If-None-Match names the answer): no file is opened, so
+               these are the yardstick for a 304 against a 200 when both are remembered bytes, as ours are
   healthz      GET /healthz: the floor of our HTTP stack
 
 and, as apps and OpenFeature providers really call (every stock HTTP client sends `Accept-Encoding: gzip`):
@@ -259,9 +262,25 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_nginx(root: str, work: str) -> tuple[subprocess.Popen, int]:
+def memory_locations(answers: list[str]) -> str:
+    """nginx locations answering answer i from memory at /mem/i: 200 with the bytes, or 304 when If-None-Match
+    is its ETag ("m<i>"), each with that ETag."""
+    blocks = []
+    for index, answer in enumerate(answers):
+        # In nginx's configuration a `$` starts a variable and a quoted value is read in 4 KiB at most.
+        assert "$" not in answer and len(answer) < 3500, "an answer nginx cannot return from its configuration"
+        quoted = "'" + answer.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        etag = f"'\"m{index}\"'"
+        blocks.append(f"        location = /mem/{index} {{ if ($http_if_none_match = {etag}) {{ add_header ETag {etag}; "
+                      f"return 304; }} add_header ETag {etag}; return 200 {quoted}; }}")
+    return "\n".join(blocks)
+
+
+def start_nginx(root: str, work: str, answers: list[str]) -> tuple[subprocess.Popen, int, int]:
+    """nginx serving `root`'s files on one port and `answers` from memory (`memory_locations`) on another."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     port = free_port()
+    memory_port = free_port()
     config = os.path.join(work, "nginx.conf")
     with open(config, "w") as file:
         file.write(f"""
@@ -286,6 +305,11 @@ http {{
         uwsgi_temp_path {work}/uwsgi;
         scgi_temp_path {work}/scgi;
     }}
+    server {{
+        listen {HOST}:{memory_port};
+        default_type application/json;
+{memory_locations(answers)}
+    }}
 }}
 """)
     process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL,
@@ -293,8 +317,8 @@ http {{
     deadline = time.time() + 10
     while time.time() < deadline:
         status, _, _ = call("GET", f"http://{HOST}:{port}/0.json", timeout=1)
-        if status == 200:
-            return process, port
+        if status == 200 and call("GET", f"http://{HOST}:{memory_port}/mem/0", timeout=1)[0] == 200:
+            return process, port, memory_port
         time.sleep(0.1)
     process.kill()
     raise RuntimeError("nginx did not start; see " + os.path.join(work, "nginx-error.log"))
@@ -345,6 +369,7 @@ def main() -> None:
         fetch_200, fetch_304, nginx_200, nginx_304, ofrep_200, ofrep_304 = [], [], [], [], [], []
         gzip_sizes = []
         ofrep_sizes = []
+        answers = []
         states = {}
         for index, context in enumerate(contexts(rng, args.contexts)):
             body_text = json.dumps(context, separators=(",", ":"))
@@ -352,6 +377,7 @@ def main() -> None:
             status, response_headers, answer = call("POST", base + fetch_path, context, headers)
             assert status == 200, (status, answer)
             states[json.loads(answer)["state"]] = states.get(json.loads(answer)["state"], 0) + 1
+            answers.append(answer.decode())
             etag = response_headers["ETag"]
             fetch_200.append(("POST", fetch_path, headers, body_text))
             fetch_304.append(("POST", fetch_path, dict(headers, **{"If-None-Match": etag}), body_text))
@@ -386,13 +412,16 @@ def main() -> None:
             f"{min(f for f, _ in gzip_sizes)}–{max(f for f, _ in gzip_sizes)}, OFREP "
             f"{min(o for _, o in gzip_sizes)}–{max(o for _, o in gzip_sizes)} bytes")
 
-        nginx, nginx_port = start_nginx(root, work)
+        nginx, nginx_port, memory_port = start_nginx(root, work, answers)
         measured = {"ours": [server.pid], "nginx": [nginx.pid] + children(nginx.pid)}
         for index in range(args.contexts):
             _, response_headers, _ = call("GET", f"http://{HOST}:{nginx_port}/{index}.json")
             nginx_200.append(("GET", f"/{index}.json", {}, None))
             nginx_304.append(("GET", f"/{index}.json", {"If-None-Match": response_headers["ETag"]}, None))
         nginx_ofrep = [("GET", f"/ofrep-{index}.json", {}, None) for index in range(args.contexts)]
+        nginx_mem_200 = [("GET", f"/mem/{index}", {}, None) for index in range(args.contexts)]
+        nginx_mem_304 = [("GET", f"/mem/{index}", {"If-None-Match": f'"m{index}"'}, None)
+                         for index in range(args.contexts)]
 
         def gzipped(requests: list[tuple[str, str, dict, str | None]], accept: str) -> list:
             return [(method, url, dict(headers, **{"Accept-Encoding": accept}), body)
@@ -401,6 +430,7 @@ def main() -> None:
         scripts = {}
         for name, requests in [("fetch 200", fetch_200), ("fetch 304", fetch_304), ("nginx 200", nginx_200),
                                ("nginx 304", nginx_304), ("ofrep 200", ofrep_200), ("ofrep 304", ofrep_304),
+                               ("nginx mem 200", nginx_mem_200), ("nginx mem 304", nginx_mem_304),
                                ("nginx ofrep", nginx_ofrep),
                                ("fetch gzip", gzipped(fetch_200, URLSESSION_ACCEPT)),
                                ("ofrep gzip", gzipped(ofrep_200, "gzip")),
@@ -415,14 +445,16 @@ def main() -> None:
                    "ofrep 304": base, "nginx ofrep": f"http://{HOST}:{nginx_port}",
                    "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}",
                    "fetch gzip": base, "ofrep gzip": base, "nginx gzip": f"http://{HOST}:{nginx_port}",
-                   "nginx ofrep gzip": f"http://{HOST}:{nginx_port}"}
+                   "nginx ofrep gzip": f"http://{HOST}:{nginx_port}",
+                   "nginx mem 200": f"http://{HOST}:{memory_port}", "nginx mem 304": f"http://{HOST}:{memory_port}"}
 
         # Warm both up (JIT-free, but caches, connection pools and the allocator settle).
         run_wrk(base, scripts["fetch 200"], 2, args.connections, args.threads)
         run_wrk(targets["nginx 200"], scripts["nginx 200"], 2, args.connections, args.threads)
 
         order = ["fetch 200", "ofrep 200", "nginx 200", "nginx ofrep", "fetch gzip", "ofrep gzip", "nginx gzip",
-                 "nginx ofrep gzip", "fetch 304", "ofrep 304", "nginx 304", "fetch new", "healthz"]
+                 "nginx ofrep gzip", "fetch 304", "ofrep 304", "nginx 304", "nginx mem 200", "nginx mem 304",
+                 "fetch new", "healthz"]
         if args.only:
             order = [name.strip() for name in args.only.split(",")]
             log(f"server PID {server.pid}; running only {order}")
@@ -436,8 +468,6 @@ def main() -> None:
                     if result["errors"] or result["non2xx3xx"] else ""
                 log(f"pass {number} {name:16}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
                     f"p99 {result['p99_ms']:6.2f} ms  CPU {result['cpu_us']:5.1f} µs/req{bad}")
-        if args.only:
-            return
         report(results, args)
         failed = [name for name, runs in results.items() if any(r["errors"] or r["non2xx3xx"] for r in runs)]
         if failed:
@@ -470,36 +500,47 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
     for name, runs in results.items():
         rates = " / ".join(f"{r['rps']:.0f}" for r in runs)
         print(f"{name:16} {rates:>28} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
-    ratios = {
-        "fetch 200 / nginx 200 (target >= 0.45)": best["fetch 200"]["rps"] / best["nginx 200"]["rps"],
-        "fetch 304 / nginx 304 (target >= 0.6)": best["fetch 304"]["rps"] / best["nginx 304"]["rps"],
-        "fetch 304 / fetch 200 (a 304 is cheaper)": best["fetch 304"]["rps"] / best["fetch 200"]["rps"],
-        "fetch p99 / nginx p99 (target <= 3)": best["fetch 200"]["p99_ms"] / best["nginx 200"]["p99_ms"],
-        "fetch new / nginx 200 (first-time callers)": best["fetch new"]["rps"] / best["nginx 200"]["rps"],
-        "healthz / nginx 200": best["healthz"]["rps"] / best["nginx 200"]["rps"],
-        "CPU per request: fetch 304 / fetch 200": cpu["fetch 304"] / cpu["fetch 200"],
-        "CPU per request: fetch 200 / nginx 200": cpu["fetch 200"] / cpu["nginx 200"],
-        "CPU per request: fetch 304 / nginx 304": cpu["fetch 304"] / cpu["nginx 304"],
-        "ofrep 200 / fetch 200 (req/s)": best["ofrep 200"]["rps"] / best["fetch 200"]["rps"],
-        "CPU per request: ofrep 200 / fetch 200 (<= 1.1)": cpu["ofrep 200"] / cpu["fetch 200"],
-        "CPU per request: ofrep 304 / fetch 304 (<= 1.1)": cpu["ofrep 304"] / cpu["fetch 304"],
-        "CPU per request: nginx ofrep / nginx 200": cpu["nginx ofrep"] / cpu["nginx 200"],
-        "CPU per request: ofrep 200 / nginx ofrep": cpu["ofrep 200"] / cpu["nginx ofrep"],
-        "gzip: ofrep / fetch (req/s)": best["ofrep gzip"]["rps"] / best["fetch gzip"]["rps"],
-        "CPU per request, gzip: ofrep / fetch (<= 1.1)": cpu["ofrep gzip"] / cpu["fetch gzip"],
-        "gzip: fetch / nginx (req/s)": best["fetch gzip"]["rps"] / best["nginx gzip"]["rps"],
-        "CPU per request, gzip: fetch / nginx": cpu["fetch gzip"] / cpu["nginx gzip"],
-        "CPU per request, gzip: nginx ofrep / nginx": cpu["nginx ofrep gzip"] / cpu["nginx gzip"],
-    }
+    # (label, row a, row b, measure): req/s and p99 of the best passes, CPU per request of the cheapest.
+    wanted = [
+        ("fetch 200 / nginx 200 (target >= 0.45)", "fetch 200", "nginx 200", "rps"),
+        ("fetch 304 / nginx 304 (target >= 0.6)", "fetch 304", "nginx 304", "rps"),
+        ("fetch 304 / fetch 200 (a 304 is cheaper)", "fetch 304", "fetch 200", "rps"),
+        ("fetch p99 / nginx p99 (target <= 3)", "fetch 200", "nginx 200", "p99"),
+        ("fetch new / nginx 200 (first-time callers)", "fetch new", "nginx 200", "rps"),
+        ("healthz / nginx 200", "healthz", "nginx 200", "rps"),
+        ("CPU per request: fetch 304 / fetch 200", "fetch 304", "fetch 200", "cpu"),
+        ("CPU per request: nginx 304 / nginx 200 (from files)", "nginx 304", "nginx 200", "cpu"),
+        ("CPU per request: nginx mem 304 / nginx mem 200 (from memory)", "nginx mem 304", "nginx mem 200", "cpu"),
+        ("CPU per request: fetch 200 / nginx 200", "fetch 200", "nginx 200", "cpu"),
+        ("CPU per request: fetch 304 / nginx 304", "fetch 304", "nginx 304", "cpu"),
+        ("CPU per request: fetch 200 / nginx mem 200", "fetch 200", "nginx mem 200", "cpu"),
+        ("CPU per request: fetch 304 / nginx mem 304", "fetch 304", "nginx mem 304", "cpu"),
+        ("ofrep 200 / fetch 200 (req/s)", "ofrep 200", "fetch 200", "rps"),
+        ("CPU per request: ofrep 200 / fetch 200 (<= 1.1)", "ofrep 200", "fetch 200", "cpu"),
+        ("CPU per request: ofrep 304 / fetch 304 (<= 1.1)", "ofrep 304", "fetch 304", "cpu"),
+        ("CPU per request: nginx ofrep / nginx 200", "nginx ofrep", "nginx 200", "cpu"),
+        ("CPU per request: ofrep 200 / nginx ofrep", "ofrep 200", "nginx ofrep", "cpu"),
+        ("gzip: ofrep / fetch (req/s)", "ofrep gzip", "fetch gzip", "rps"),
+        ("CPU per request, gzip: ofrep / fetch (<= 1.1)", "ofrep gzip", "fetch gzip", "cpu"),
+        ("gzip: fetch / nginx (req/s)", "fetch gzip", "nginx gzip", "rps"),
+        ("CPU per request, gzip: fetch / nginx", "fetch gzip", "nginx gzip", "cpu"),
+        ("CPU per request, gzip: nginx ofrep / nginx", "nginx ofrep gzip", "nginx gzip", "cpu"),
+    ]
+    measures = {"rps": lambda name: best[name]["rps"], "p99": lambda name: best[name]["p99_ms"],
+                "cpu": lambda name: cpu[name]}
+    ratios = {label: measures[kind](a) / measures[kind](b)
+              for label, a, b, kind in wanted if a in results and b in results}
     # The best passes of two rows may come from different moments of a noisy machine; the ratio within each
     # pass (the rows run within seconds of each other), then the median over the passes, is steadier.
     for a, b in [("ofrep 200", "fetch 200"), ("ofrep 304", "fetch 304"), ("fetch 304", "fetch 200"),
-                 ("nginx ofrep", "nginx 200"), ("ofrep gzip", "fetch gzip"), ("fetch 304", "fetch gzip")]:
-        ratios[f"CPU, median of same-pass ratios: {a} / {b}"] = statistics.median(
-            x["cpu_us"] / y["cpu_us"] for x, y in zip(results[a], results[b]))
+                 ("nginx 304", "nginx 200"), ("nginx mem 304", "nginx mem 200"), ("nginx ofrep", "nginx 200"),
+                 ("ofrep gzip", "fetch gzip"), ("fetch 304", "fetch gzip")]:
+        if a in results and b in results:
+            ratios[f"CPU, median of same-pass ratios: {a} / {b}"] = statistics.median(
+                x["cpu_us"] / y["cpu_us"] for x, y in zip(results[a], results[b]))
     print()
     for name, value in ratios.items():
-        print(f"{name:62} {value:6.2f}")
+        print(f"{name:66} {value:6.2f}")
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"results": results, "ratios": ratios}, file, indent=2)
