@@ -19,6 +19,10 @@ nginx sends the very bytes we send. Then, for each pass, wrk (64 connections) me
   nginx mem 200, nginx mem 304   nginx answering the same bytes from memory (`return 200 '…'` in its
                configuration, and `return 304` when If-None-Match names the answer): no file is opened, so
                these are the yardstick for a 304 against a 200 when both are remembered bytes, as ours are
+  fetch large 200, fetch large 304   a second project (its own seed) whose answers are about 30 KB (16 JSON
+               parameters of 1.6 KB, an iOS variant for half of them), the same 200 contexts, with URLSession's
+               Accept-Encoding as apps send it: a 200 sends 5 KB gzipped, a 304 no body, so a 304 that touched
+               the body would show here
   healthz      GET /healthz: the floor of our HTTP stack
 
 and, as apps and OpenFeature providers really call (every stock HTTP client sends `Accept-Encoding: gzip`):
@@ -131,6 +135,25 @@ def value_of(kind: int, rng: random.Random) -> str:
     if kind == 2:
         return str(rng.choice([0, 1, 3, 10, 25, 99.5, 1000]))
     return json.dumps({"items": rng.randint(1, 9), "layout": rng.choice(["grid", "list"]), "tags": ["a", "b"]})
+
+
+def large_template(rng: random.Random) -> dict:
+    """Answers of about 30 KB: 16 JSON parameters of about 1.6 KB (catalogue-like lists), iOS getting its own
+    variant of half of them, so that a 200's bytes weigh and a 304's absence of them shows."""
+    words = ["summer", "sale", "onboarding", "premium", "trial", "banner", "grid", "list", "hero", "promo",
+             "checkout", "cart", "wishlist", "coupon", "gift", "bundle", "express", "pickup", "loyalty", "tier"]
+
+    def screens() -> str:
+        return json.dumps([{"id": f"{rng.choice(words)}-{rng.getrandbits(24):06x}", "title": " ".join(
+            rng.choice(words) for _ in range(4)), "layout": rng.choice(["grid", "list", "hero"]),
+            "weight": rng.randint(1, 100)} for _ in range(18)], separators=(",", ":"))
+
+    parameters = {}
+    for index in range(16):
+        conditional = {"is_ios": {"value": screens()}} if index % 2 == 0 else {}
+        parameters[f"catalogue_{index:02d}"] = {"defaultValue": {"value": screens()},
+                                                "conditionalValues": conditional, "valueType": "JSON"}
+    return {"conditions": [{"name": "is_ios", "expression": "device.os == 'ios'"}], "parameters": parameters}
 
 
 def contexts(rng: random.Random, count: int) -> list[dict]:
@@ -364,6 +387,21 @@ def main() -> None:
                                dict(admin, **{"If-Match": "*"}))
         assert status == 200, (status, body)
 
+        # The large answers' project, its key and template (see large_template).
+        status, _, body = call("POST", f"{base}/v1/projects", {"projectId": "bench-large", "displayName": "Large"},
+                               admin)
+        assert status == 201, (status, body)
+        status, _, body = call("POST", f"{base}/v1/apiKeys",
+                               {"displayName": "large client", "role": "client", "project": "bench-large"}, admin)
+        assert status == 201, (status, body)
+        large_key = json.loads(body)["key"]
+        status, _, body = call("PUT", f"{base}/v1/projects/bench-large/remoteConfig",
+                               large_template(random.Random(20261126)),
+                               dict(admin, **{"If-Match": "*"}))
+        assert status == 200, (status, body)
+        large_path = "/v1/projects/bench-large/remoteConfig:fetch"
+        large_200, large_304, large_sizes = [], [], []
+
         fetch_path = "/v1/projects/bench/remoteConfig:fetch"
         ofrep_path = "/ofrep/v1/evaluate/flags"
         fetch_200, fetch_304, nginx_200, nginx_304, ofrep_200, ofrep_304 = [], [], [], [], [], []
@@ -400,6 +438,15 @@ def main() -> None:
                                                         dict(ofrep_headers, **GZIP))
             assert status == 200 and response_headers.get("Content-Encoding") == "gzip", (status, response_headers)
             gzip_sizes.append((len(fetch_gzip), len(ofrep_gzip)))
+            # The same caller of the large project, as an app calls (gzip accepted), and its 304.
+            large_headers = {"X-API-Key": large_key, "Content-Type": "application/json",
+                             "Accept-Encoding": URLSESSION_ACCEPT}
+            status, response_headers, large = call("POST", base + large_path, context, large_headers)
+            assert status == 200 and response_headers.get("Content-Encoding") == "gzip", (status, response_headers)
+            large_sizes.append(len(large))
+            large_200.append(("POST", large_path, large_headers, body_text))
+            large_304.append(("POST", large_path, dict(large_headers, **{"If-None-Match": response_headers["ETag"]}),
+                              body_text))
             for name, content in [(f"ofrep-{index}.json", ofrep_answer), (f"{index}.json", answer),
                                   (f"ofrep-{index}.json.gz", ofrep_gzip), (f"{index}.json.gz", fetch_gzip)]:
                 with open(os.path.join(root, name), "wb") as file:
@@ -410,7 +457,8 @@ def main() -> None:
         log(f"{args.contexts} contexts, answers by state: {states}; answer size {min(sizes)}–{max(sizes)} bytes; "
             f"OFREP bulk answer {min(ofrep_sizes)}–{max(ofrep_sizes)} bytes; gzipped: fetch "
             f"{min(f for f, _ in gzip_sizes)}–{max(f for f, _ in gzip_sizes)}, OFREP "
-            f"{min(o for _, o in gzip_sizes)}–{max(o for _, o in gzip_sizes)} bytes")
+            f"{min(o for _, o in gzip_sizes)}–{max(o for _, o in gzip_sizes)} bytes; large answers gzipped "
+            f"{min(large_sizes)}–{max(large_sizes)} bytes")
 
         nginx, nginx_port, memory_port = start_nginx(root, work, answers)
         measured = {"ours": [server.pid], "nginx": [nginx.pid] + children(nginx.pid)}
@@ -431,6 +479,7 @@ def main() -> None:
         for name, requests in [("fetch 200", fetch_200), ("fetch 304", fetch_304), ("nginx 200", nginx_200),
                                ("nginx 304", nginx_304), ("ofrep 200", ofrep_200), ("ofrep 304", ofrep_304),
                                ("nginx mem 200", nginx_mem_200), ("nginx mem 304", nginx_mem_304),
+                               ("fetch large 200", large_200), ("fetch large 304", large_304),
                                ("nginx ofrep", nginx_ofrep),
                                ("fetch gzip", gzipped(fetch_200, URLSESSION_ACCEPT)),
                                ("ofrep gzip", gzipped(ofrep_200, "gzip")),
@@ -442,6 +491,7 @@ def main() -> None:
         scripts["fetch new"] = os.path.join(work, "fetch_new.lua")
         write_fresh_script(scripts["fetch new"], fetch_200)
         targets = {"fetch 200": base, "fetch 304": base, "fetch new": base, "healthz": base, "ofrep 200": base,
+                   "fetch large 200": base, "fetch large 304": base,
                    "ofrep 304": base, "nginx ofrep": f"http://{HOST}:{nginx_port}",
                    "nginx 200": f"http://{HOST}:{nginx_port}", "nginx 304": f"http://{HOST}:{nginx_port}",
                    "fetch gzip": base, "ofrep gzip": base, "nginx gzip": f"http://{HOST}:{nginx_port}",
@@ -454,7 +504,7 @@ def main() -> None:
 
         order = ["fetch 200", "ofrep 200", "nginx 200", "nginx ofrep", "fetch gzip", "ofrep gzip", "nginx gzip",
                  "nginx ofrep gzip", "fetch 304", "ofrep 304", "nginx 304", "nginx mem 200", "nginx mem 304",
-                 "fetch new", "healthz"]
+                 "fetch large 200", "fetch large 304", "fetch new", "healthz"]
         if args.only:
             order = [name.strip() for name in args.only.split(",")]
             log(f"server PID {server.pid}; running only {order}")
@@ -511,6 +561,8 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         ("CPU per request: fetch 304 / fetch 200", "fetch 304", "fetch 200", "cpu"),
         ("CPU per request: nginx 304 / nginx 200 (from files)", "nginx 304", "nginx 200", "cpu"),
         ("CPU per request: nginx mem 304 / nginx mem 200 (from memory)", "nginx mem 304", "nginx mem 200", "cpu"),
+        ("CPU per request: fetch large 304 / fetch large 200 (30 KB answers)", "fetch large 304", "fetch large 200",
+         "cpu"),
         ("CPU per request: fetch 200 / nginx 200", "fetch 200", "nginx 200", "cpu"),
         ("CPU per request: fetch 304 / nginx 304", "fetch 304", "nginx 304", "cpu"),
         ("CPU per request: fetch 200 / nginx mem 200", "fetch 200", "nginx mem 200", "cpu"),
@@ -533,7 +585,8 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
     # The best passes of two rows may come from different moments of a noisy machine; the ratio within each
     # pass (the rows run within seconds of each other), then the median over the passes, is steadier.
     for a, b in [("ofrep 200", "fetch 200"), ("ofrep 304", "fetch 304"), ("fetch 304", "fetch 200"),
-                 ("nginx 304", "nginx 200"), ("nginx mem 304", "nginx mem 200"), ("nginx ofrep", "nginx 200"),
+                 ("nginx 304", "nginx 200"), ("nginx mem 304", "nginx mem 200"),
+                 ("fetch large 304", "fetch large 200"), ("nginx ofrep", "nginx 200"),
                  ("ofrep gzip", "fetch gzip"), ("fetch 304", "fetch gzip")]:
         if a in results and b in results:
             ratios[f"CPU, median of same-pass ratios: {a} / {b}"] = statistics.median(
