@@ -156,6 +156,21 @@ def large_template(rng: random.Random) -> dict:
     return {"conditions": [{"name": "is_ios", "expression": "device.os == 'ios'"}], "parameters": parameters}
 
 
+def publish_project(base: str, project: str, template: dict) -> str:
+    """Creates `project`, publishes `template` to it, and returns a new client key of it."""
+    admin = {"Authorization": f"Bearer {TOKEN}"}
+    status, _, body = call("POST", f"{base}/v1/projects", {"projectId": project, "displayName": project}, admin)
+    assert status == 201, (status, body)
+    status, _, body = call("POST", f"{base}/v1/apiKeys",
+                           {"displayName": f"{project} client", "role": "client", "project": project}, admin)
+    assert status == 201, (status, body)
+    key = json.loads(body)["key"]
+    status, _, body = call("PUT", f"{base}/v1/projects/{project}/remoteConfig", template,
+                           dict(admin, **{"If-Match": "*"}))
+    assert status == 200, (status, body)
+    return key
+
+
 def contexts(rng: random.Random, count: int) -> list[dict]:
     result = []
     for index in range(count):
@@ -375,30 +390,9 @@ def main() -> None:
     data_dir = None
     try:
         server, base, data_dir = start_server(args.binary, "rc-fetch-bench-data-")
-        admin = {"Authorization": f"Bearer {TOKEN}"}
-        status, _, body = call("POST", f"{base}/v1/projects", {"projectId": "bench", "displayName": "Bench"}, admin)
-        assert status == 201, (status, body)
-        status, _, body = call("POST", f"{base}/v1/apiKeys",
-                               {"displayName": "bench client", "role": "client", "project": "bench"}, admin)
-        assert status == 201, (status, body)
-        client_key = json.loads(body)["key"]
-        template = realistic_template(rng)
-        status, _, body = call("PUT", f"{base}/v1/projects/bench/remoteConfig", template,
-                               dict(admin, **{"If-Match": "*"}))
-        assert status == 200, (status, body)
-
-        # The large answers' project, its key and template (see large_template).
-        status, _, body = call("POST", f"{base}/v1/projects", {"projectId": "bench-large", "displayName": "Large"},
-                               admin)
-        assert status == 201, (status, body)
-        status, _, body = call("POST", f"{base}/v1/apiKeys",
-                               {"displayName": "large client", "role": "client", "project": "bench-large"}, admin)
-        assert status == 201, (status, body)
-        large_key = json.loads(body)["key"]
-        status, _, body = call("PUT", f"{base}/v1/projects/bench-large/remoteConfig",
-                               large_template(random.Random(20261126)),
-                               dict(admin, **{"If-Match": "*"}))
-        assert status == 200, (status, body)
+        client_key = publish_project(base, "bench", realistic_template(rng))
+        # The large answers' project (see large_template): its own seed, so `rng` draws the contexts as before.
+        large_key = publish_project(base, "bench-large", large_template(random.Random(20261126)))
         large_path = "/v1/projects/bench-large/remoteConfig:fetch"
         large_200, large_304, large_sizes = [], [], []
 

@@ -96,7 +96,7 @@ struct FetchRequestHead: Sendable, Equatable {
         func head(end: Int) -> FetchRequestHead? {
             // One head, built in place: the request line makes it, each field line adds to it. (Held as an
             // optional, it was copied out and back, every string retained and released, for each line.)
-            var head = FetchRequestHead(project: "", contentLength: 0, close: false, headLength: end)
+            var head = FetchRequestHead(project: "", contentLength: 0, close: false, headLength: 0)
             var sawRequestLine = false
             var seen = Field.Set()
             var start = 0

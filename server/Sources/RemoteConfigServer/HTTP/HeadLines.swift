@@ -10,16 +10,9 @@ extension Slice: HeadBytes where Base == UnsafeBufferPointer<UInt8> {}
 /// is nil, and the request then goes to NIO's full parser.
 enum HeadLines {
     /// The index just past the head's final CRLF CRLF, if it is all there.
-    static func headEnd(_ bytes: some RandomAccessCollection<UInt8>) -> Int? {
-        guard let found = bytes.withContiguousStorageIfAvailable({ headEnd(in: $0) }) else {
-            return Array(bytes).withUnsafeBufferPointer { headEnd(in: $0) }
-        }
-        return found
-    }
-
-    private static func headEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var index = 3
-        while index < bytes.count {
+    static func headEnd<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Int? where Bytes.Index == Int {
+        var index = bytes.startIndex + 3
+        while index < bytes.endIndex {
             if bytes[index] == 0x0A, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A, bytes[index - 3] == 0x0D {
                 return index + 1
             }
