@@ -123,15 +123,16 @@ public struct ForceUpdateParameters: Sendable, Hashable {
         let required =
             requireForceUpdate
             || minSupportedVersion.map { AppVersion.isVersion(appVersion, below: $0) } == true
-        let latest = currentVersion.flatMap { AppVersion.isVersion(appVersion, below: $0) ? $0 : nil }
-        if !required {
-            guard let latest, mayPrompt(latest) else { return .upToDate }
-        }
+        // Where the store has nothing this device can install, that is what to say instead of either update.
+        var unsupported: ForceUpdateDecision?
         if let osVersion, let minimumOSVersion, AppVersion.isVersion(osVersion, below: minimumOSVersion) {
-            return .deviceUnsupported(latest: currentVersion, minimumOS: minimumOSVersion)
+            unsupported = .deviceUnsupported(latest: currentVersion, minimumOS: minimumOSVersion)
         }
-        if required { return .updateRequired(storeURL: storeURL) }
-        return .updateAvailable(latest: latest ?? "", storeURL: storeURL)
+        if required { return unsupported ?? .updateRequired(storeURL: storeURL) }
+        guard let latest = currentVersion, AppVersion.isVersion(appVersion, below: latest), mayPrompt(latest) else {
+            return .upToDate
+        }
+        return unsupported ?? .updateAvailable(latest: latest, storeURL: storeURL)
     }
 
     /// Equal as versions (`2.1` and `2.1.0`), or as text when either does not parse.
