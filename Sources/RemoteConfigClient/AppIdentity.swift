@@ -10,7 +10,8 @@ public enum AppPlatform: String, Sendable, Codable, CaseIterable {
     case web = "WEB"
 }
 
-/// Who is asking: the app's identifier, platform, version and build, sent with every fetch.
+/// Who is asking: the app's identifier, platform, version and build, and the device's OS version, sent with every
+/// fetch.
 public struct AppIdentity: Sendable, Hashable, Codable {
     /// The app's identifier, such as a bundle identifier (`app.id` in conditions).
     public var appId: String
@@ -20,13 +21,27 @@ public struct AppIdentity: Sendable, Hashable, Codable {
     public var version: String
     /// The build number, such as `210` (`app.build` in conditions).
     public var build: String
+    /// The operating system's version, such as `17.4.1` (`device.osVersion` in conditions); `nil` sends none.
+    /// `checkForUpdate()` compares it with `min_os_version` to tell a device that cannot install the update.
+    public var osVersion: String?
 
-    /// Creates an identity from explicit values (the way to configure the SDK outside Apple platforms).
-    public init(appId: String, platform: AppPlatform, version: String, build: String) {
+    /// Creates an identity from explicit values (the way to configure the SDK outside Apple platforms);
+    /// `osVersion` defaults to the running system's (`currentOSVersion`).
+    public init(
+        appId: String, platform: AppPlatform, version: String, build: String,
+        osVersion: String? = AppIdentity.currentOSVersion
+    ) {
         self.appId = appId
         self.platform = platform
         self.version = version
         self.build = build
+        self.osVersion = osVersion
+    }
+
+    /// The running system's version as `major.minor.patch` (`17.4.1`, `15.0.0`), from `ProcessInfo`.
+    public static var currentOSVersion: String {
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        return "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
     }
 
     #if canImport(Darwin)
@@ -37,7 +52,8 @@ public struct AppIdentity: Sendable, Hashable, Codable {
                 appId: bundle.bundleIdentifier ?? "",
                 platform: platform,
                 version: info["CFBundleShortVersionString"] as? String ?? "",
-                build: info["CFBundleVersion"] as? String ?? ""
+                build: info["CFBundleVersion"] as? String ?? "",
+                osVersion: currentOSVersion
             )
         }
     #endif

@@ -8,6 +8,10 @@ public enum ForceUpdateDecision: Sendable, Hashable {
     case updateAvailable(latest: String, storeURL: URL?)
     /// This version may no longer be used; block the app until it is updated.
     case updateRequired(storeURL: URL?)
+    /// An update is required or available, but `latest` needs `minimumOS` and the device runs an older OS: the store
+    /// has nothing it can install. Tell the user the device is no longer supported instead of sending them to the
+    /// store. `latest` is `nil` when the template names no `current_version`.
+    case deviceUnsupported(latest: String?, minimumOS: String)
 }
 
 /// The parameter names the force-update helper reads; the defaults are the names docs/sdk.md documents.
@@ -25,6 +29,8 @@ public struct ForceUpdateKeys: Sendable, Hashable {
     public var fallbackCurrentVersion: String?
     /// The store page passed along as `storeURL` (`app_store_url`).
     public var appStoreURL: String
+    /// The oldest OS version the latest version runs on (`min_os_version`); `nil` to not read one.
+    public var minimumOSVersion: String?
 
     /// Creates a set of names; each one left out keeps today's name.
     public init(
@@ -32,17 +38,19 @@ public struct ForceUpdateKeys: Sendable, Hashable {
         minSupportedVersion: String? = "min_supported_version",
         currentVersion: String = "current_version",
         fallbackCurrentVersion: String? = "latest_version",
-        appStoreURL: String = "app_store_url"
+        appStoreURL: String = "app_store_url",
+        minimumOSVersion: String? = "min_os_version"
     ) {
         self.requireForceUpdate = requireForceUpdate
         self.minSupportedVersion = minSupportedVersion
         self.currentVersion = currentVersion
         self.fallbackCurrentVersion = fallbackCurrentVersion
         self.appStoreURL = appStoreURL
+        self.minimumOSVersion = minimumOSVersion
     }
 
     /// The documented names: `require_force_update`, `min_supported_version`, `current_version` (or
-    /// `latest_version`), `app_store_url`.
+    /// `latest_version`), `app_store_url`, `min_os_version`.
     public static let standard = ForceUpdateKeys()
 }
 
@@ -52,12 +60,15 @@ public struct ForceUpdateKeys: Sendable, Hashable {
 /// - required when `require_force_update` is true, or the app version is below `min_supported_version`;
 /// - else available when the app version is below `current_version` (or `latest_version`) and the user has not
 ///   dismissed that version;
-/// - else up to date.
+/// - else up to date;
+/// - and where an update is required or available but the device's OS is below `min_os_version`, the device is
+///   unsupported (`.deviceUnsupported`): the store has nothing it can install.
 ///
 /// A comparison with a version that does not parse is false, as on the server. So an app whose own version does not
 /// parse is never required or offered an update by comparison; only an explicit `require_force_update = true` (which
 /// the server can still send, for example from a `device.os` or `app.build` condition) blocks it. An unparseable
-/// `min_supported_version` or `current_version` likewise never triggers anything.
+/// `min_supported_version` or `current_version` likewise never triggers anything, and an OS version or
+/// `min_os_version` that does not parse never makes a device unsupported.
 public struct ForceUpdateParameters: Sendable, Hashable {
     /// The parameter holding the newest version (`current_version`).
     public static let currentVersionKey = "current_version"
@@ -69,6 +80,8 @@ public struct ForceUpdateParameters: Sendable, Hashable {
     public static let minSupportedVersionKey = "min_supported_version"
     /// The parameter holding the store page (`app_store_url`).
     public static let appStoreURLKey = "app_store_url"
+    /// The parameter holding the oldest OS version the latest version runs on (`min_os_version`).
+    public static let minimumOSVersionKey = "min_os_version"
 
     /// The newest version, offered as an optional update.
     public var currentVersion: String?
@@ -78,24 +91,48 @@ public struct ForceUpdateParameters: Sendable, Hashable {
     public var minSupportedVersion: String?
     /// Where to send the user.
     public var storeURL: URL?
+    /// The oldest OS version the latest version runs on.
+    public var minimumOSVersion: String?
 
     /// Creates parameters from explicit values.
-    public init(currentVersion: String?, requireForceUpdate: Bool, minSupportedVersion: String?, storeURL: URL?) {
+    public init(
+        currentVersion: String?, requireForceUpdate: Bool, minSupportedVersion: String?, storeURL: URL?,
+        minimumOSVersion: String? = nil
+    ) {
         self.currentVersion = currentVersion
         self.requireForceUpdate = requireForceUpdate
         self.minSupportedVersion = minSupportedVersion
         self.storeURL = storeURL
+        self.minimumOSVersion = minimumOSVersion
     }
 
-    /// The decision for `appVersion`, given the optional-update versions the user dismissed.
-    public func decision(appVersion: String, dismissedVersions: Set<String> = []) -> ForceUpdateDecision {
-        if requireForceUpdate { return .updateRequired(storeURL: storeURL) }
-        if let minSupportedVersion, AppVersion.isVersion(appVersion, below: minSupportedVersion) {
-            return .updateRequired(storeURL: storeURL)
+    /// The decision for `appVersion` on a device running `osVersion` (`nil`: unknown, never unsupported), given the
+    /// optional-update versions the user dismissed.
+    public func decision(
+        appVersion: String, osVersion: String? = nil, dismissedVersions: Set<String> = []
+    ) -> ForceUpdateDecision {
+        decision(appVersion: appVersion, osVersion: osVersion) { latest in
+            !dismissedVersions.contains(where: { Self.sameVersion($0, latest) })
         }
-        guard let latest = currentVersion, AppVersion.isVersion(appVersion, below: latest) else { return .upToDate }
-        if dismissedVersions.contains(where: { Self.sameVersion($0, latest) }) { return .upToDate }
-        return .updateAvailable(latest: latest, storeURL: storeURL)
+    }
+
+    /// The decision, where `mayPrompt` says whether an optional update to a version may be shown now.
+    func decision(
+        appVersion: String, osVersion: String?, mayPrompt: (String) -> Bool
+    ) -> ForceUpdateDecision {
+        let required =
+            requireForceUpdate
+            || minSupportedVersion.map { AppVersion.isVersion(appVersion, below: $0) } == true
+        // Where the store has nothing this device can install, that is what to say instead of either update.
+        var unsupported: ForceUpdateDecision?
+        if let osVersion, let minimumOSVersion, AppVersion.isVersion(osVersion, below: minimumOSVersion) {
+            unsupported = .deviceUnsupported(latest: currentVersion, minimumOS: minimumOSVersion)
+        }
+        if required { return unsupported ?? .updateRequired(storeURL: storeURL) }
+        guard let latest = currentVersion, AppVersion.isVersion(appVersion, below: latest), mayPrompt(latest) else {
+            return .upToDate
+        }
+        return unsupported ?? .updateAvailable(latest: latest, storeURL: storeURL)
     }
 
     /// Equal as versions (`2.1` and `2.1.0`), or as text when either does not parse.
@@ -138,27 +175,55 @@ extension RemoteConfig {
                 currentVersion: text(keys.currentVersion) ?? text(keys.fallbackCurrentVersion),
                 requireForceUpdate: RemoteConfigValue(stringValue: flag, source: .remote).boolValue,
                 minSupportedVersion: text(keys.minSupportedVersion),
-                storeURL: text(keys.appStoreURL).flatMap { URL(string: $0) }
+                storeURL: text(keys.appStoreURL).flatMap { URL(string: $0) },
+                minimumOSVersion: text(keys.minimumOSVersion)
             )
         }
     }
 
-    /// Decides, from the active values, whether this app version (`app.version` unless given) must or may update.
+    /// Decides, from the active values, whether this app version (`app.version` unless given) must or may update,
+    /// or whether this device (`app.osVersion`) is too old for the latest version.
     ///
     /// `keys` names the parameters to read (by default `forceUpdateKeys`). A `require_force_update` the server decided
-    /// for another app version or build (values fetched before the app was updated) is not applied.
-    public func checkForUpdate(appVersion: String? = nil, keys: ForceUpdateKeys? = nil) -> ForceUpdateDecision {
-        let dismissed = Set(dismissedUpdateVersions)
-        return forceUpdateParameters(keys: keys, appVersion: appVersion)
-            .decision(appVersion: appVersion ?? app.version, dismissedVersions: dismissed)
+    /// for another app version or build (values fetched before the app was updated) is not applied. An optional
+    /// update (and a device too old for it) is reported only when `policy` (by default `updatePromptPolicy`) allows
+    /// showing it now and the user has not skipped that version; a required one always is.
+    public func checkForUpdate(
+        appVersion: String? = nil, keys: ForceUpdateKeys? = nil, policy: UpdatePromptPolicy? = nil
+    ) -> ForceUpdateDecision {
+        let parameters = forceUpdateParameters(keys: keys, appVersion: appVersion)
+        let (dismissed, lastPrompt, policy) = state.withLock {
+            ($0.persisted.dismissedUpdateVersions, $0.persisted.lastUpdatePrompt, policy ?? $0.updatePromptPolicy)
+        }
+        let now = now()
+        return parameters.decision(appVersion: appVersion ?? app.version, osVersion: app.osVersion) { latest in
+            !dismissed.contains(where: { ForceUpdateParameters.sameVersion($0, latest) })
+                && policy.allowsPrompt(for: latest, at: now, lastPrompt: lastPrompt)
+        }
     }
 
-    /// Remembers (across launches) that the user dismissed the optional update to `version`; it is not offered again.
-    /// A required update is always reported.
+    /// "Skip this version": remembers (across launches) that the user dismissed the optional update to `version`; it
+    /// is not offered again, whatever `updatePromptPolicy` says. A required update is always reported.
     public func dismissUpdate(version: String) {
         state.withLock { state in
             guard !state.persisted.dismissedUpdateVersions.contains(version) else { return }
             state.persisted.dismissedUpdateVersions.append(version)
+            stateFile.save(state.persisted)
+        }
+    }
+
+    /// When `checkForUpdate()` reports an optional update again after the app showed it (by default
+    /// `.everyLaunch`); a required update is always reported.
+    public var updatePromptPolicy: UpdatePromptPolicy {
+        get { state.withLock { $0.updatePromptPolicy } }
+        set { state.withLock { $0.updatePromptPolicy = newValue } }
+    }
+
+    /// Call when the app shows the optional update to `version` (its `latest`), so `updatePromptPolicy` counts from
+    /// now; remembered across launches. A user who answers "Later" needs nothing more.
+    public func updatePromptShown(version: String) {
+        state.withLock { state in
+            state.persisted.lastUpdatePrompt = UpdatePromptRecord(version: version, shownAt: now())
             stateFile.save(state.persisted)
         }
     }

@@ -57,6 +57,8 @@ struct PersistentState: Codable, Sendable {
     var customSignals: [String: CustomSignalValue] = [:]
     /// Optional-update versions the user dismissed.
     var dismissedUpdateVersions: [String] = []
+    /// The last optional update the app reported showing; `updatePromptPolicy` counts from it.
+    var lastUpdatePrompt: UpdatePromptRecord?
 
     /// A fresh state with a new app instance id.
     static func fresh() -> PersistentState {

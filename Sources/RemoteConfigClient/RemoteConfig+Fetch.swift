@@ -71,6 +71,7 @@ extension RemoteConfig {
             platform: app.platform.rawValue,
             appVersion: app.version,
             appBuild: app.build,
+            osVersion: app.osVersion,
             countryCode: device.countryCode,
             languageCode: device.languageCode,
             timeZone: device.timeZone,

@@ -241,5 +241,6 @@ struct RuntimeState: Sendable {
     var settings: RemoteConfigSettings
     var defaults: [String: String] = [:]
     var forceUpdateKeys = ForceUpdateKeys()
+    var updatePromptPolicy = UpdatePromptPolicy.everyLaunch
     var inFlightFetch: Task<FetchOutcome, any Error>?
 }

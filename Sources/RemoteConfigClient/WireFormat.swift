@@ -11,6 +11,7 @@ struct FetchRequestBody: Codable, Hashable, Sendable {
     var platform: String
     var appVersion: String
     var appBuild: String
+    var osVersion: String?
     var countryCode: String?
     var languageCode: String?
     var timeZone: String?

@@ -7,7 +7,7 @@ import VersionTableFixture
 
 private let storeURL = URL(string: "https://apps.apple.com/app/id123456789")!
 
-/// The entries the server sends a caller, evaluated by hand for each template of docs/sdk.md.
+/// The entries the server sends a caller, evaluated by hand for three force-update templates.
 private enum Template: CaseIterable {
     /// `min_supported_version` 2.0.0, `current_version` 2.3.0; the client compares versions.
     case minSupported

@@ -15,6 +15,8 @@ public struct FetchContext: Sendable, Hashable {
     public var appVersion: String?
     /// The build number, e.g. `210`, for `app.build`.
     public var appBuild: String?
+    /// The device's operating system version, e.g. `17.4.1`, for `device.osVersion`.
+    public var osVersion: String?
     /// ISO 3166 country code, any case, for `device.country`.
     public var countryCode: String?
     /// BCP 47 language tag (`ja-JP`, `en_GB`, `pt`), any case, for `device.language`.
@@ -40,6 +42,7 @@ public struct FetchContext: Sendable, Hashable {
         customSignals: [String: SignalValue] = [:],
         userProperties: [String: SignalValue] = [:],
         firstOpenTime: Date? = nil,
+        osVersion: String? = nil,
         now: Date = Date()
     ) {
         self.appInstanceId = appInstanceId
@@ -52,6 +55,7 @@ public struct FetchContext: Sendable, Hashable {
         self.customSignals = customSignals
         self.userProperties = userProperties
         self.firstOpenTime = firstOpenTime
+        self.osVersion = osVersion
         self.now = now
     }
 }

@@ -129,6 +129,7 @@ import Testing
                     case .updateRequired: "required"
                     case .updateAvailable: "available"
                     case .upToDate: "upToDate"
+                    case .deviceUnsupported: "deviceUnsupported"
                     }
                 #expect(decision == expected, "iOS \(version)")
             }

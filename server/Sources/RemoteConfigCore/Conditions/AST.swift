@@ -83,6 +83,8 @@ public enum StringSource: Sendable, Hashable {
     case appVersion
     /// `app.build`, from the request's `appBuild`.
     case appBuild
+    /// `device.osVersion`, from the request's `osVersion`.
+    case osVersion
     /// `app.customSignal['key']`.
     case customSignal(String)
     /// `app.userProperty['key']`.

@@ -43,8 +43,9 @@ extension ConditionParser {
     }
 
     private mutating func parseDevice() throws(ConditionParseError) -> ConditionAtom {
-        let (field, _) = try expectField(of: "device", ["os", "country", "language"])
+        let (field, _) = try expectField(of: "device", ["os", "osVersion", "country", "language"])
         switch field {
+        case "osVersion": return try parseSourceOperation(.osVersion, allowsScalarComparison: false)
         case "os":
             let op = try expectEquality()
             let (name, token) = try expectString("a quoted platform ('ios', 'android' or 'web')")
@@ -106,8 +107,14 @@ extension ConditionParser {
         return key
     }
 
-    /// Inside `version(…)`: `app.version`, `app.build`, `app.customSignal['k']`, `app.userProperty['k']`.
+    /// Inside `version(…)`: `app.version`, `app.build`, `app.customSignal['k']`, `app.userProperty['k']`,
+    /// `device.osVersion`.
     private mutating func parseStringSource() throws(ConditionParseError) -> StringSource {
+        if case .identifier("device") = current.kind {
+            _ = advance()
+            _ = try expectField(of: "device", ["osVersion"])
+            return .osVersion
+        }
         try expectKeyword("app")
         let (field, _) = try expectField(of: "app", ["version", "build", "customSignal", "userProperty"])
         switch field {

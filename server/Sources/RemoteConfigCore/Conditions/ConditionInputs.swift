@@ -20,6 +20,7 @@ public struct ConditionInputs: Sendable, Hashable {
         public static let firstOpenTime = Fields(rawValue: 1 << 7)
         /// The server clock (`dateTime` atoms); see `timeBoundaries`.
         public static let now = Fields(rawValue: 1 << 8)
+        public static let osVersion = Fields(rawValue: 1 << 9)
     }
 
     /// The scalar fields read.
@@ -47,6 +48,7 @@ public struct ConditionInputs: Sendable, Hashable {
         switch source {
         case .appVersion: fields.insert(.appVersion)
         case .appBuild: fields.insert(.appBuild)
+        case .osVersion: fields.insert(.osVersion)
         case .customSignal(let key): customSignalKeys.insert(key)
         case .userProperty(let key): userPropertyKeys.insert(key)
         }

@@ -8,6 +8,7 @@ struct EvaluationScratch {
     private var buckets: [UInt64?]
     private var appVersion: Lazy<SemanticVersion?> = .pending
     private var appBuild: Lazy<SemanticVersion?> = .pending
+    private var osVersion: Lazy<SemanticVersion?> = .pending
     private var country: Lazy<String?> = .pending
     private var languages: Lazy<[String]> = .pending
 
@@ -35,6 +36,7 @@ struct EvaluationScratch {
         switch source {
         case .appVersion: return context.appVersion
         case .appBuild: return context.appBuild
+        case .osVersion: return context.osVersion
         case .customSignal(let key): return context.customSignals[key]?.text
         case .userProperty(let key): return context.userProperties[key]?.text
         }
@@ -42,7 +44,7 @@ struct EvaluationScratch {
 
     func number(_ source: StringSource) -> Double?? {
         switch source {
-        case .appVersion, .appBuild: return text(source).map { SignalValue.string($0).number }
+        case .appVersion, .appBuild, .osVersion: return text(source).map { SignalValue.string($0).number }
         case .customSignal(let key): return context.customSignals[key].map(\.number)
         case .userProperty(let key): return context.userProperties[key].map(\.number)
         }
@@ -62,6 +64,12 @@ struct EvaluationScratch {
             guard let text = context.appBuild else { return nil }
             let version = SemanticVersion(text)
             appBuild = .ready(version)
+            return .some(version)
+        case .osVersion:
+            if case .ready(let version) = osVersion { return context.osVersion == nil ? nil : version }
+            guard let text = context.osVersion else { return nil }
+            let version = SemanticVersion(text)
+            osVersion = .ready(version)
             return .some(version)
         case .customSignal, .userProperty:
             guard let text = text(source) else { return nil }

@@ -37,7 +37,7 @@ enum FetchRequest {
 
     /// The attributes that a fetch body and an OpenFeature context name alike and mean alike.
     static let attributes: Set<String> = [
-        "appId", "platform", "appVersion", "appBuild", "countryCode", "languageCode", "firstOpenTime",
+        "appId", "platform", "appVersion", "appBuild", "osVersion", "countryCode", "languageCode", "firstOpenTime",
     ]
 
     /// Reads `attributes` from `object` into `context`, each checked as a fetch checks it (400 naming the
@@ -53,6 +53,7 @@ enum FetchRequest {
         }
         context.appVersion = try version(object, "appVersion")
         context.appBuild = try version(object, "appBuild")
+        context.osVersion = try version(object, "osVersion")
         if let country = try string(object, "countryCode", maxLength: 8) {
             // ISO 3166 alpha-2 (JP), or a UN M49 area (419, 001) as some devices report.
             let bytes = country.utf8

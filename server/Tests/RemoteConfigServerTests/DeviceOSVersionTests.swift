@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import RemoteConfigTestSupport
+import Testing
+
+/// `osVersion` in a fetch, an OFREP context and a preview, read by `device.osVersion` conditions.
+@Suite struct DeviceOSVersionTests {
+    /// docs/conditions.md's example: iOS 15 devices are offered 2.9.4, the last version they can install.
+    static var template: [String: Any] {
+        [
+            "conditions": [
+                ["name": "ios_before_16", "expression": "device.os == 'ios' && device.osVersion.<(['16.0'])"]
+            ],
+            "parameters": [
+                "current_version": [
+                    "defaultValue": ["value": "3.0.0"],
+                    "conditionalValues": ["ios_before_16": ["value": "2.9.4"]], "valueType": "STRING",
+                ],
+                "min_os_version": [
+                    "defaultValue": ["value": "16.0"],
+                    "conditionalValues": ["ios_before_16": ["value": "15.0"]], "valueType": "STRING",
+                ],
+            ],
+        ]
+    }
+
+    static func withShop(
+        live: Bool, _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
+    ) async throws {
+        try await TestApp.run(url: try await TestCluster.shared.makeDatabase(), live: live) { app in
+            try await app.createProject("shop-app")
+            let published = try await app.publish("shop-app", template)
+            try SetupFailure.unless(published.status == 200, published.text)
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await body(app, key.secret)
+        }
+    }
+
+    static func ios(_ osVersion: Any?) -> [String: Any] {
+        var body: [String: Any] = ["appInstanceId": "install-1", "platform": "IOS", "appVersion": "2.5.0"]
+        if let osVersion { body["osVersion"] = osVersion }
+        return body
+    }
+
+    @Test(arguments: [false, true]) func aFetchsOSVersionDecidesDeviceOSVersionConditions(live: Bool) async throws {
+        try await Self.withShop(live: live) { app, key in
+            let old = try await ClientCalls.fetch(app, key: key, Self.ios("15.7.2"))
+            #expect(old.status == 200, "\(old.text)")
+            #expect(old.json["entries"] as? [String: String] == ["current_version": "2.9.4", "min_os_version": "15.0"])
+            let new = try await ClientCalls.fetch(app, key: key, Self.ios("17.4.1"))
+            #expect(new.json["entries"] as? [String: String] == ["current_version": "3.0.0", "min_os_version": "16.0"])
+            #expect(new.headers[.eTag] != old.headers[.eTag], "the answer, and so its ETag, depends on the OS")
+            // Not sent: the condition is unknown, so it does not match.
+            let unsent = try await ClientCalls.fetch(app, key: key, Self.ios(nil))
+            #expect((unsent.json["entries"] as? [String: String])?["current_version"] == "3.0.0")
+            let null = try await ClientCalls.fetch(app, key: key, Self.ios(NSNull()))
+            #expect((null.json["entries"] as? [String: String])?["current_version"] == "3.0.0")
+            // Sent but not a version: the atom is false.
+            let beta = try await ClientCalls.fetch(app, key: key, Self.ios("16.0-beta"))
+            #expect((beta.json["entries"] as? [String: String])?["current_version"] == "3.0.0")
+        }
+    }
+
+    @Test func aBadOSVersionIs400NamingItAndChangesNothing() async throws {
+        try await Self.withShop(live: false) { app, key in
+            for bad: Any in ["17 4", "", 17, String(repeating: "1", count: 65)] {
+                let reply = try await ClientCalls.fetch(app, key: key, Self.ios(bad))
+                #expect(reply.status == 400, "\(bad)")
+                #expect(reply.errorFields == ["osVersion"], "\(bad): \(reply.text)")
+            }
+        }
+    }
+
+    @Test(arguments: [false, true]) func anOFREPContextsOSVersionIsReadAsInAFetch(live: Bool) async throws {
+        try await Self.withShop(live: live) { app, key in
+            let path = "\(OFREPTests.flagsPath)/current_version"
+            let context: [String: Any] = ["targetingKey": "install-1", "platform": "IOS", "osVersion": "15.7.2"]
+            let old = try await OFREPTests.evaluate(app, path, key: key, context: context)
+            #expect(old.status == 200, "\(old.text)")
+            #expect(old.json["value"] as? String == "2.9.4")
+            #expect(old.json["variant"] as? String == "ios_before_16")
+            #expect(old.json["reason"] as? String == "TARGETING_MATCH")
+            let new = try await OFREPTests.evaluate(
+                app, path, key: key, context: ["targetingKey": "install-1", "platform": "IOS", "osVersion": "17.4"])
+            #expect(new.json["value"] as? String == "3.0.0")
+            let bad = try await OFREPTests.evaluate(
+                app, path, key: key, context: ["targetingKey": "install-1", "osVersion": "17 beta"])
+            #expect(bad.status == 400)
+            #expect(bad.json["errorCode"] as? String == "INVALID_CONTEXT")
+            #expect((bad.json["errorDetails"] as? String)?.contains("osVersion") == true, "\(bad.text)")
+        }
+    }
+
+    @Test func thePreviewExplainsADeviceOSVersionCondition() async throws {
+        try await Self.withShop(live: false) { app, _ in
+            let old = try await PreviewTests.preview(app, ["platform": "IOS", "osVersion": "15.7.2"])
+            #expect(old.status == 200, "\(old.text)")
+            #expect(old.json["conditions"] as? [String: Bool] == ["ios_before_16": true])
+            let parameters = try #require(old.json["parameters"] as? [String: [String: String]])
+            #expect(
+                parameters["current_version"] == [
+                    "value": "2.9.4", "source": "CONDITION", "condition": "ios_before_16",
+                ])
+
+            let new = try await PreviewTests.preview(app, ["platform": "IOS", "osVersion": "17.4.1"])
+            #expect(new.json["conditions"] as? [String: Bool] == ["ios_before_16": false])
+            #expect(
+                (new.json["parameters"] as? [String: [String: String]])?["current_version"] == [
+                    "value": "3.0.0", "source": "DEFAULT",
+                ])
+
+            let unsent = try await PreviewTests.preview(app, ["platform": "IOS"])
+            let truths = try #require(unsent.json["conditions"] as? [String: Any])
+            #expect(truths["ios_before_16"] is NSNull, "unknown without osVersion: \(unsent.text)")
+
+            let bad = try await PreviewTests.preview(app, ["platform": "IOS", "osVersion": "x y"])
+            #expect(bad.status == 400)
+            #expect(bad.errorFields.contains { $0.hasSuffix("osVersion") }, "\(bad.text)")
+        }
+    }
+}
