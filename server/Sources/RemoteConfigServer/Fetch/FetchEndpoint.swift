@@ -140,6 +140,11 @@ final class FetchEndpoint: Sendable {
         case done(FetchReply)
         case lookUpKey(secret: String)
         /// Evaluating this caller may take a while: on the heavy-work threads.
+    /// Request bodies longer than this are read on the heavy-work threads: an SDK's body is a few hundred
+    /// bytes, and reading a 1 MiB one (strings of escapes, say) would hold the event loop and every other
+    /// connection on it for milliseconds.
+    static let inlineBodyLimit = 16 * 1024
+
         case evaluateOffLoop(@Sendable () throws -> FetchReply)
     }
 
@@ -239,6 +244,14 @@ final class FetchEndpoint: Sendable {
         // published (a publish would have reached it through NOTIFY or the periodic check).
         guard let answers else {
             return .done(reply(FetchAnswers.noTemplate, call))
+        if call.body.readableBytes > Self.inlineBodyLimit {
+            // Reading a long body takes long enough to matter to every other connection of this event loop.
+            return .evaluateOffLoop { [self] in
+                let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
+                guard let answers else { return reply(FetchAnswers.noTemplate, call) }
+                return reply(answers.answer(for: context), call)
+            }
+        }
         }
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
@@ -262,6 +275,16 @@ final class FetchEndpoint: Sendable {
             context = try OFREPRequest.context(from: evaluation.call.body.readableBytesView, now: now)
         } catch {
             return .done(evaluation.reply(error))
+        if evaluation.call.body.readableBytes > Self.inlineBodyLimit {
+            return .evaluateOffLoop {
+                do throws(OFREPFailure) {
+                    let context = try OFREPRequest.context(from: evaluation.call.body.readableBytesView, now: now)
+                    return evaluation.reply(answers.answer(for: context), answers: answers)
+                } catch {
+                    return evaluation.reply(error)
+                }
+            }
+        }
         }
         let body = evaluation.call.body
         if answers.isHeavy {
