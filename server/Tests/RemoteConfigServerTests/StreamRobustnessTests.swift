@@ -91,6 +91,44 @@ import Testing
         }
     }
 
+    /// A client that stops reading (a raw socket with the usual buffers) is dropped once its socket is full
+    /// and 8 more events were written, as RELIABILITY.md says: the server holds at most those 8 of its
+    /// events (and the one the socket took part of), not the 64 KiB (about 800 events) NIO buffers by default.
+    @Test func aStalledStreamIsDroppedAfterEightUnsentEvents() async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            let stalled = try SSEClient(port: app.port, path: Self.path, headers: ["X-API-Key": key.secret])
+            _ = try await stalled.head()
+            #expect(try await Self.streams(app, become: 1))
+
+            // One event at a time, each given a moment to be written, so the drop is seen within an event
+            // or two of when it happens.
+            var version: Int64 = 0
+            let deadline = ContinuousClock.now + .seconds(60)
+            while app.streams.count == 1, version < 100_000, ContinuousClock.now < deadline {
+                version += 1
+                app.streams.publish(project: "shop-app", version: version)
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(app.streams.count == 0, "the stalled stream is dropped")
+            let rest = try #require(try await stalled.readUntilClosed(), "the stalled connection is closed")
+            // The complete events the client can still read; the last block may be cut off.
+            let blocks = String(decoding: rest, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+                .components(separatedBy: "\n\n").dropLast()
+            let received =
+                blocks.compactMap { block in
+                    block.split(separator: "\n").first { $0.hasPrefix("id: ") }.flatMap { Int64($0.dropFirst(4)) }
+                }.max() ?? 0
+            let unsent = version - received
+            print("stalled stream dropped after \(version) events, \(unsent) of them never sent")
+            // 8 written after the socket filled, the one it took part of, the one that found the limit, and
+            // a few published before the test saw the drop.
+            #expect(received > 0, "the client received the events its socket took")
+            #expect(unsent <= 16, "\(unsent) events were held for a client that stopped reading")
+        }
+    }
+
     /// A client that goes away is released at once, not at the next keep-alive write (15 s by default);
     /// a client reconnecting in a loop leaves nothing behind.
     @Test func clientsThatLeaveAreReleasedAtOnce() async throws {

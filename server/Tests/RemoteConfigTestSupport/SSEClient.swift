@@ -75,6 +75,19 @@ public final class SSEClient: @unchecked Sendable {
         try await socket.waitForDisconnect(timeout: timeout)
     }
 
+    /// Everything that arrives (besides what was read already) until the server closes the connection; nil
+    /// when it does not within `timeout`.
+    public func readUntilClosed(timeout: Duration = .seconds(10)) async throws -> Data? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard try await socket.fill() else {
+                defer { buffer = Data() }
+                return buffer
+            }
+        }
+        return nil
+    }
+
     /// Parses one event out of the (chunked) body, if a whole one has arrived.
     private func takeEvent() -> Event? {
         // Chunked transfer encoding: drop chunk-size lines (hex digits alone on a line).

@@ -199,8 +199,10 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
             sent = version
         }
         if !context.channel.isWritable {
-            // Its socket is full: the client does not read. Cut it off rather than buffer without end; it
-            // catches up when it reconnects with Last-Event-ID.
+            // Bytes wait in the server: its socket is full, the client does not read (a stream's channel is
+            // unwritable as soon as anything waits, see `ConnectionWatcher.capSendBuffer`). Cut it off after
+            // `queueLimit` more events rather than buffer without end; it catches up when it reconnects with
+            // Last-Event-ID.
             writtenWhileFull += 1
             if writtenWhileFull > hub.queueLimit {
                 mode = .ended
