@@ -126,25 +126,30 @@ final class FetchEndpoint: Sendable {
     let metrics: ServerMetrics
     /// nil: no limit (the default).
     let rateLimiter: FetchRateLimiter?
+    /// Which web origins may call from a browser (the front adds the headers; the router's middleware too).
+    let cors: CORSPolicy
 
-    init(published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?)
-    {
+    init(
+        published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?,
+        cors: CORSPolicy = .none
+    ) {
         self.published = published
         self.clientKeys = clientKeys
         self.metrics = metrics
         self.rateLimiter = rateLimiter
+        self.cors = cors
     }
+
+    /// Request bodies longer than this are read on the heavy-work threads: an SDK's body is a few hundred
+    /// bytes, and reading a 1 MiB one (strings of escapes, say) would hold the event loop and every other
+    /// connection on it for milliseconds.
+    static let inlineBodyLimit = 16 * 1024
 
     /// What is left to do after the part that never waits.
     private enum Step {
         case done(FetchReply)
         case lookUpKey(secret: String)
         /// Evaluating this caller may take a while: on the heavy-work threads.
-    /// Request bodies longer than this are read on the heavy-work threads: an SDK's body is a few hundred
-    /// bytes, and reading a 1 MiB one (strings of escapes, say) would hold the event loop and every other
-    /// connection on it for milliseconds.
-    static let inlineBodyLimit = 16 * 1024
-
         case evaluateOffLoop(@Sendable () throws -> FetchReply)
     }
 
@@ -239,11 +244,6 @@ final class FetchEndpoint: Sendable {
         if let remembered = answers?.rememberedAnswer(body: call.body, now: now) {
             return .done(reply(remembered, call))
         }
-        let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
-        // The client key proves the project exists; one this server has not loaded yet has nothing
-        // published (a publish would have reached it through NOTIFY or the periodic check).
-        guard let answers else {
-            return .done(reply(FetchAnswers.noTemplate, call))
         if call.body.readableBytes > Self.inlineBodyLimit {
             // Reading a long body takes long enough to matter to every other connection of this event loop.
             return .evaluateOffLoop { [self] in
@@ -252,6 +252,11 @@ final class FetchEndpoint: Sendable {
                 return reply(answers.answer(for: context), call)
             }
         }
+        let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
+        // The client key proves the project exists; one this server has not loaded yet has nothing
+        // published (a publish would have reached it through NOTIFY or the periodic check).
+        guard let answers else {
+            return .done(reply(FetchAnswers.noTemplate, call))
         }
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
@@ -270,11 +275,6 @@ final class FetchEndpoint: Sendable {
         if let remembered = answers.rememberedAnswer(body: evaluation.call.body, now: now) {
             return .done(evaluation.reply(remembered, answers: answers))
         }
-        let context: FetchContext
-        do {
-            context = try OFREPRequest.context(from: evaluation.call.body.readableBytesView, now: now)
-        } catch {
-            return .done(evaluation.reply(error))
         if evaluation.call.body.readableBytes > Self.inlineBodyLimit {
             return .evaluateOffLoop {
                 do throws(OFREPFailure) {
@@ -285,6 +285,11 @@ final class FetchEndpoint: Sendable {
                 }
             }
         }
+        let context: FetchContext
+        do {
+            context = try OFREPRequest.context(from: evaluation.call.body.readableBytesView, now: now)
+        } catch {
+            return .done(evaluation.reply(error))
         }
         let body = evaluation.call.body
         if answers.isHeavy {
