@@ -31,6 +31,8 @@ public struct AppEnvironment: Sendable {
     /// What wakes the background loop of store sync (`StoreSync.wake()` rings it).
     let storeSyncDoorbell: AsyncStream<Void>
 
+    /// Which web origins may call the client routes from a browser.
+    public let cors: CORSPolicy
     /// Fetches per second per client key; nil for no limit.
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
@@ -38,10 +40,12 @@ public struct AppEnvironment: Sendable {
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
-        fetchRateLimit: Double? = nil, maxStreams: Int = .max,
+        fetchRateLimit: Double? = nil, maxStreams: Int = .max, maxStreamsPerKey: Int? = nil,
+        cors: CORSPolicy = .none,
         storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10)
     ) {
         self.fetchRateLimit = fetchRateLimit
+        self.cors = cors
         self.database = database
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
@@ -50,13 +54,14 @@ public struct AppEnvironment: Sendable {
         self.changeRequests = ChangeRequestStore(database: database)
         self.published = PublishedTemplates(templates: templates, logger: logger)
         self.clientKeys = ClientKeys(keys: keys)
-        let streams = StreamHub(keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams)
+        let streams = StreamHub(
+            keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams, maxStreamsPerKey: maxStreamsPerKey)
         self.streams = streams
         let metrics = ServerMetrics()
         self.metrics = metrics
         self.fetch = FetchEndpoint(
             published: published, clientKeys: clientKeys, metrics: metrics,
-            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) })
+            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, cors: cors)
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.
@@ -93,6 +98,8 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     AppRequestContext
 > {
     let router = Router(context: AppRequestContext.self, options: [.autoGenerateHeadEndpoints])
+    // Outermost, so that error answers to an allowed origin carry its CORS headers too.
+    router.add(middleware: CORSMiddleware(policy: environment.cors))
     router.add(middleware: ErrorMiddleware(routes: table, metrics: environment.metrics))
     let routes = Routes(router: router, table: table)
     let auth = Authenticator(keys: environment.keys)
@@ -144,6 +151,7 @@ public func buildApplication(
         fetchRateLimit: configuration.fetchRateLimit,
         maxStreams: configuration.maxStreams
             ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit),
+        maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
         storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
     return buildApplication(
         configuration: configuration, environment: environment, logger: logger, routes: routes,
@@ -163,7 +171,7 @@ public func buildApplication(
             fetch: environment.fetch,
             stream: StreamEndpoint(
                 hub: environment.streams, published: environment.published, clientKeys: environment.clientKeys,
-                metrics: environment.metrics),
+                metrics: environment.metrics, cors: environment.cors),
             headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout
         ),
         configuration: .init(

@@ -29,6 +29,11 @@ public struct ServerConfiguration: Sendable {
     /// Streams this server holds at most; a stream request beyond them answers 503 with `Retry-After`.
     /// nil: 90% of the connections the process can hold (`ConnectionCapacity`).
     public var maxStreams: Int?
+    /// Streams one client key holds at most on this server, 503 with `Retry-After` beyond; nil: 90% of
+    /// `maxStreams`.
+    public var maxStreamsPerKey: Int?
+    /// Web origins allowed to call the client routes from a browser (`--cors-origins`); none by default.
+    public var corsOrigins: CORSPolicy = .none
     /// The App Store lookup that store sync asks (`URL?id=<appStoreId>&country=<country>`).
     public var storeLookupURL: String = "https://itunes.apple.com/lookup"
     /// A store lookup that has not answered within this has failed.
@@ -57,6 +62,11 @@ public struct ServerConfiguration: Sendable {
         guard idleTimeout > .zero else { throw Invalid("--idle-timeout / RC_IDLE_TIMEOUT: must be positive") }
         if let maxStreams, maxStreams < 1 {
             throw Invalid("--max-streams / RC_MAX_STREAMS: \(maxStreams) is not a positive number of streams")
+        }
+        if let maxStreamsPerKey, maxStreamsPerKey < 1 {
+            throw Invalid(
+                "--max-streams-per-key / RC_MAX_STREAMS_PER_KEY: \(maxStreamsPerKey) is not a positive number of streams"
+            )
         }
         guard let lookup = URL(string: storeLookupURL), ["http", "https"].contains(lookup.scheme?.lowercased()),
             lookup.host?.isEmpty == false

@@ -45,6 +45,17 @@ struct Serve: AsyncParsableCommand {
     var maxStreams: String?
 
     @Option(
+        help: "Streams one client key holds at most, 503 beyond (RC_MAX_STREAMS_PER_KEY; default 90% of --max-streams)."
+    )
+    var maxStreamsPerKey: String?
+
+    @Option(
+        help:
+            "Web origins allowed to call fetch, OFREP and the stream from a browser, comma-separated, or * (RC_CORS_ORIGINS; default none)."
+    )
+    var corsOrigins: String?
+
+    @Option(
         help:
             "App Store lookup URL for store sync, called as URL?id=<app id>&country=<cc> (RC_STORE_LOOKUP_URL; default https://itunes.apple.com/lookup)."
     )
@@ -67,8 +78,10 @@ struct Serve: AsyncParsableCommand {
         let openFiles = ConnectionCapacity.raiseOpenFilesLimit()
         let connections = ConnectionCapacity.connections(openFiles: openFiles)
         let streams = configuration.maxStreams ?? ConnectionCapacity.defaultMaxStreams(openFiles: openFiles)
+        let perKey = configuration.maxStreamsPerKey ?? StreamHub.defaultMaxStreamsPerKey(maxStreams: streams)
         logger.info(
-            "open-files limit \(openFiles): room for about \(connections) connections, at most \(streams) streams")
+            "open-files limit \(openFiles): room for about \(connections) connections, at most \(streams) streams (\(perKey) per client key)"
+        )
 
         var embedded: EmbeddedPostgres?
         let databaseURL: String
@@ -154,6 +167,16 @@ struct Serve: AsyncParsableCommand {
                     "--max-streams / RC_MAX_STREAMS: '\(text)' is not a positive whole number")
             }
             configuration.maxStreams = count
+        }
+        if let text = maxStreamsPerKey ?? environment["RC_MAX_STREAMS_PER_KEY"], !text.isEmpty {
+            guard let count = Int(text), count > 0 else {
+                throw ServerConfiguration.Invalid(
+                    "--max-streams-per-key / RC_MAX_STREAMS_PER_KEY: '\(text)' is not a positive whole number")
+            }
+            configuration.maxStreamsPerKey = count
+        }
+        if let text = corsOrigins ?? environment["RC_CORS_ORIGINS"], !text.isEmpty {
+            configuration.corsOrigins = try CORSPolicy(parsing: text)
         }
         if let text = storeLookupUrl ?? environment["RC_STORE_LOOKUP_URL"], !text.isEmpty {
             configuration.storeLookupURL = text

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
-import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
+
+@testable import RemoteConfigServer
 
 /// Streams whose clients stall, leave or reconnect in a loop cost the others nothing and are released.
 @Suite struct StreamRobustnessTests {
@@ -88,6 +89,52 @@ import Testing
             // Dropped means cut off: the server closes the connection rather than finishing the response,
             // which would need the client to read first.
             #expect(try await stalled.waitForDisconnect(timeout: .seconds(10)), "the stalled connection is closed")
+        }
+    }
+
+    /// A client that stops reading (a raw socket with the usual buffers) is dropped once its socket is full
+    /// and 8 more events were written, as RELIABILITY.md says: the server holds at most those 8 of its
+    /// events (and the one the socket took part of), not the 64 KiB (about 800 events) NIO buffers by default.
+    /// Both ways a stream is served: by the front, and by the router (after a first request on the
+    /// connection), whose writer waits while the channel is unwritable and whose queue holds 8 events.
+    @Test(arguments: [false, true])
+    func aStalledStreamIsDroppedAfterEightUnsentEvents(viaRouter: Bool) async throws {
+        try await TestApp.live { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            let stalled = try SSEClient(
+                port: app.port, path: Self.path, headers: ["X-API-Key": key.secret],
+                first: viaRouter ? "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n" : "")
+            if viaRouter { _ = try await stalled.head() }
+            #expect(try await stalled.head().contains("200 OK"))
+            #expect(try await Self.streams(app, become: 1))
+            #expect(app.streams.servedOnLoops == (viaRouter ? 0 : 1))
+
+            // One event at a time, each given a moment to be written, so the drop is seen within an event
+            // or two of when it happens.
+            var version: Int64 = 0
+            let deadline = ContinuousClock.now + .seconds(60)
+            while app.streams.count == 1, version < 100_000, ContinuousClock.now < deadline {
+                version += 1
+                app.streams.publish(project: "shop-app", version: version)
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(app.streams.count == 0, "the stalled stream is dropped")
+            let rest = try #require(try await stalled.readUntilClosed(), "the stalled connection is closed")
+            // The complete events the client can still read; the last block may be cut off.
+            let blocks = String(decoding: rest, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+                .components(separatedBy: "\n\n").dropLast()
+            let received =
+                blocks.compactMap { block in
+                    block.split(separator: "\n").first { $0.hasPrefix("id: ") }.flatMap { Int64($0.dropFirst(4)) }
+                }.max() ?? 0
+            let unsent = version - received
+            let way = viaRouter ? "router" : "front"
+            print("stalled stream (\(way)) dropped after \(version) events, \(unsent) of them never sent")
+            // 8 written after the socket filled, the one it took part of, the one that found the limit, and
+            // a few published before the test saw the drop.
+            #expect(received > 0, "the client received the events its socket took")
+            #expect(unsent <= 16, "\(unsent) events were held for a client that stopped reading (\(way))")
         }
     }
 

@@ -19,10 +19,13 @@ public final class SSEClient: @unchecked Sendable {
     }
 
     /// Connects to `127.0.0.1:port` and sends `GET path` with `headers`; `receiveBuffer` shrinks the
-    /// socket's receive buffer (a stalled reader then fills the server's buffers sooner).
-    public init(port: Int, path: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
+    /// socket's receive buffer (a stalled reader then fills the server's buffers sooner). `first` is sent
+    /// ahead of the stream request on the same connection (its answer then comes first).
+    public init(
+        port: Int, path: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil, first: String = ""
+    ) throws {
         socket = try LoopbackSocket(port: port, receiveBuffer: receiveBuffer)
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        var request = first + "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
         socket.send(request)
@@ -73,6 +76,19 @@ public final class SSEClient: @unchecked Sendable {
     /// stream that merely ended with its last chunk leaves the connection open and does not count.
     public func waitForDisconnect(timeout: Duration = .seconds(5)) async throws -> Bool {
         try await socket.waitForDisconnect(timeout: timeout)
+    }
+
+    /// Everything that arrives (besides what was read already) until the server closes the connection; nil
+    /// when it does not within `timeout`.
+    public func readUntilClosed(timeout: Duration = .seconds(10)) async throws -> Data? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard try await socket.fill() else {
+                defer { buffer = Data() }
+                return buffer
+            }
+        }
+        return nil
     }
 
     /// Parses one event out of the (chunked) body, if a whole one has arrived.

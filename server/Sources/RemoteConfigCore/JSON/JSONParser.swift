@@ -207,21 +207,29 @@ enum JSONParser {
             let quote = index
             index += 1
             var runStart = index
-            var scalars: String?  // Only allocated once an escape is seen; most strings have none.
+            // The decoded bytes, once an escape is seen (most strings have none). One buffer grown in place:
+            // building a `String` per escape copied what was decoded so far, quadratic in the escapes.
+            var decoded: [UInt8] = []
+            var escaped = false
             while true {
                 guard index < bytes.count else { throw error("unterminated string", at: quote) }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
-                    let run = try validatedRun(runStart..<index)
+                    try validateRun(runStart..<index)
+                    let run = bytes[runStart..<index]
                     index += 1
-                    guard var built = scalars else { return run }
-                    built += run
-                    return built
+                    guard escaped else { return String(decoding: run, as: UTF8.self) }
+                    decoded.append(contentsOf: run)
+                    return String(decoding: decoded, as: UTF8.self)
                 } else if byte == UInt8(ascii: "\\") {
-                    var built = scalars ?? ""
-                    built += try validatedRun(runStart..<index)
-                    built.unicodeScalars.append(try parseEscape())
-                    scalars = built
+                    try validateRun(runStart..<index)
+                    if !escaped {
+                        escaped = true
+                        decoded.reserveCapacity(index - runStart + 16)
+                    }
+                    decoded.append(contentsOf: bytes[runStart..<index])
+                    let scalar = try parseEscape()
+                    UTF8.encode(scalar) { decoded.append($0) }
                     runStart = index
                 } else if byte < 0x20 {
                     throw error("control character in string must be escaped")
@@ -231,8 +239,8 @@ enum JSONParser {
             }
         }
 
-        /// Validates raw UTF-8 between escapes, reporting the offset of the first bad byte.
-        func validatedRun(_ range: Range<Int>) throws(JSONParseError) -> String {
+        /// Checks raw UTF-8 between escapes, reporting the offset of the first bad byte.
+        func validateRun(_ range: Range<Int>) throws(JSONParseError) {
             var position = range.lowerBound
             while position < range.upperBound {
                 let lead = bytes[position]
@@ -261,7 +269,6 @@ enum JSONParser {
                 }
                 position += length
             }
-            return String(decoding: bytes[range], as: UTF8.self)
         }
 
         mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {

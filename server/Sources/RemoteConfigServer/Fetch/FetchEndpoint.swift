@@ -126,14 +126,24 @@ final class FetchEndpoint: Sendable {
     let metrics: ServerMetrics
     /// nil: no limit (the default).
     let rateLimiter: FetchRateLimiter?
+    /// Which web origins may call from a browser (the front adds the headers; the router's middleware too).
+    let cors: CORSPolicy
 
-    init(published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?)
-    {
+    init(
+        published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?,
+        cors: CORSPolicy = .none
+    ) {
         self.published = published
         self.clientKeys = clientKeys
         self.metrics = metrics
         self.rateLimiter = rateLimiter
+        self.cors = cors
     }
+
+    /// Request bodies longer than this are read on the heavy-work threads: an SDK's body is a few hundred
+    /// bytes, and reading a 1 MiB one (strings of escapes, say) would hold the event loop and every other
+    /// connection on it for milliseconds.
+    static let inlineBodyLimit = 16 * 1024
 
     /// What is left to do after the part that never waits.
     private enum Step {
@@ -234,6 +244,14 @@ final class FetchEndpoint: Sendable {
         if let remembered = answers?.rememberedAnswer(body: call.body, now: now) {
             return .done(reply(remembered, call))
         }
+        if call.body.readableBytes > Self.inlineBodyLimit {
+            // Reading a long body takes long enough to matter to every other connection of this event loop.
+            return .evaluateOffLoop { [self] in
+                let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
+                guard let answers else { return reply(FetchAnswers.noTemplate, call) }
+                return reply(answers.answer(for: context), call)
+            }
+        }
         let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
         // The client key proves the project exists; one this server has not loaded yet has nothing
         // published (a publish would have reached it through NOTIFY or the periodic check).
@@ -256,6 +274,16 @@ final class FetchEndpoint: Sendable {
     private func ofrepStep(_ evaluation: OFREPEvaluation, answers: OFREPAnswers, now: Date) -> Step {
         if let remembered = answers.rememberedAnswer(body: evaluation.call.body, now: now) {
             return .done(evaluation.reply(remembered, answers: answers))
+        }
+        if evaluation.call.body.readableBytes > Self.inlineBodyLimit {
+            return .evaluateOffLoop {
+                do throws(OFREPFailure) {
+                    let context = try OFREPRequest.context(from: evaluation.call.body.readableBytesView, now: now)
+                    return evaluation.reply(answers.answer(for: context), answers: answers)
+                } catch {
+                    return evaluation.reply(error)
+                }
+            }
         }
         let context: FetchContext
         do {

@@ -256,6 +256,9 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
                 out.writeStaticString("\r\n")
             }
         }
+        if let origin = head.webOrigin, endpoint.cors.allows(origin) {
+            out.writeString(CORSPolicy.answerLines(origin: origin))
+        }
         out.writeString("X-Request-Id: ")
         out.writeString(requestID)
         out.writeString(close ? "\r\nConnection: close\r\n\r\n" : "\r\n\r\n")

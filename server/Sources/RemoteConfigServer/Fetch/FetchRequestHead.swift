@@ -24,6 +24,8 @@ struct FetchRequestHead: Sendable, Equatable {
     /// `Accept-Encoding` allows gzip.
     var acceptsGzip = false
     var requestID: String?
+    /// `Origin`, which a browser sends (CORS).
+    var webOrigin: String?
     /// Bytes of body after the head.
     var contentLength: Int
     /// `Connection: close`.
@@ -138,6 +140,7 @@ struct FetchRequestHead: Sendable, Equatable {
             case forwardedHost = 128
             case forwardedProto = 256
             case acceptEncoding = 512
+            case webOrigin = 1024
             case refused = 0
 
             struct Set {
@@ -170,6 +173,7 @@ struct FetchRequestHead: Sendable, Equatable {
                 switch name.count {
                 case 4 where named("host"): self = .host
                 case 6 where named("expect"): self = .refused
+                case 6 where named("origin"): self = .webOrigin
                 case 7 where named("upgrade"): self = .refused
                 case 9 where named("x-api-key"): self = .apiKey
                 case 10 where named("connection"): self = .connection
@@ -207,6 +211,7 @@ struct FetchRequestHead: Sendable, Equatable {
             case .ifNoneMatch: head.ifNoneMatch = String(decoding: value, as: UTF8.self)
             case .acceptEncoding: head.acceptsGzip = AcceptEncoding.acceptsGzip(value)
             case .requestID: head.requestID = String(decoding: value, as: UTF8.self)
+            case .webOrigin: head.webOrigin = String(decoding: value, as: UTF8.self)
             case .connection:
                 for token in value.split(separator: UInt8(ascii: ",")) {
                     var token = token

@@ -134,9 +134,16 @@ final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
     /// each before the server notices; with this cap a stalled reader is cut off after a few hundred KiB.
     static let streamSendBuffer: SocketOptionValue = 64 * 1024
 
-    /// Caps `channel`'s kernel send buffer at `streamSendBuffer` (on the channel's event loop).
+    /// What NIO holds of a stream's unsent bytes before it calls the channel unwritable: nothing. A stream
+    /// then counts the events written while anything waits (its socket is full), and is dropped after the
+    /// hub's queue limit of them, as documented; with NIO's default 64 KiB it held about 800 events first.
+    static let streamWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 1, high: 1)
+
+    /// Caps `channel`'s kernel send buffer at `streamSendBuffer` and NIO's at `streamWaterMark` (on the
+    /// channel's event loop).
     static func capSendBuffer(_ channel: any Channel) {
         try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: streamSendBuffer)
+        try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: streamWaterMark)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -37,7 +37,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
             if let stream {
                 let streamFront = StreamFront(
                     hub: stream.hub, published: stream.published, clientKeys: stream.clientKeys,
-                    metrics: stream.metrics, deadlines: deadlines, logger: logger)
+                    metrics: stream.metrics, cors: stream.cors, deadlines: deadlines, logger: logger)
                 if let front {
                     try pipeline.addHandler(streamFront, position: .after(front))
                 } else {
@@ -76,4 +76,5 @@ struct StreamEndpoint: Sendable {
     let published: PublishedTemplates
     let clientKeys: ClientKeys
     let metrics: ServerMetrics
+    let cors: CORSPolicy
 }

@@ -33,13 +33,14 @@ struct StreamController {
         let lastEventID = request.headers[.lastEventID].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         // Subscribe before reading the current version, so a publish in between is not missed.
         let channel = context.channel
-        guard let (id, events) = hub.subscribe(project: project, keyId: key.id, abort: { channel.close(promise: nil) })
-        else {
-            // Refused before the process runs out of descriptors, so fetches and admin calls find room.
+        let (id, events): (UInt64, AsyncStream<StreamHub.Event>)
+        switch hub.subscribe(project: project, keyId: key.id, abort: { channel.close(promise: nil) }) {
+        case .success(let subscription): (id, events) = subscription
+        case .failure(let refusal):
+            // Refused before the process runs out of descriptors (so fetches and admin calls find room), or
+            // before one key takes every slot (so one project's apps cannot starve another's).
             metrics.streamRefused()
-            throw APIError(
-                .serviceUnavailable, "this server holds its maximum of \(hub.maxStreams) streams; retry later",
-                headers: [.retryAfter: "10"])
+            throw hub.error(refusal)
         }
         // An SSE client never sends more after its request, so the end of its input means it has gone.
         let hub = self.hub

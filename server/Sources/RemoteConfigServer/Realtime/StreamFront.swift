@@ -31,6 +31,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
     private let published: PublishedTemplates
     private let clientKeys: ClientKeys
     private let metrics: ServerMetrics
+    private let cors: CORSPolicy
     private let deadlines: ConnectionDeadlines
     private let logger: Logger
     private var mode = Mode.reading
@@ -49,8 +50,9 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
 
     init(
         hub: StreamHub, published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics,
-        deadlines: ConnectionDeadlines, logger: Logger
+        cors: CORSPolicy, deadlines: ConnectionDeadlines, logger: Logger
     ) {
+        self.cors = cors
         self.hub = hub
         self.published = published
         self.clientKeys = clientKeys
@@ -126,7 +128,8 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         guard case .known(let key) = clientKeys.cached(secret: secret, memo: &memo), key.role == .client,
             key.project == head.project
         else { return false }
-        guard let registry = hub.reserve(on: context.eventLoop) else { return false }
+        // At a cap, the router answers the 503 (as it answers every error).
+        guard case .success(let registry) = hub.reserve(on: context.eventLoop, keyId: key.id) else { return false }
         let lastEventID = head.lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         mode = .streaming
         self.registry = registry
@@ -148,8 +151,9 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         var out = context.channel.allocator.buffer(capacity: 320)
         out.writeString(
             "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
-                + "X-Accel-Buffering: no\r\nX-Request-Id: \(requestID)\r\nServer: remote-config\r\n"
-                + "Transfer-Encoding: chunked\r\n\r\n")
+                + "X-Accel-Buffering: no\r\nX-Request-Id: \(requestID)\r\nServer: remote-config\r\n")
+        if let origin = head.webOrigin, cors.allows(origin) { out.writeString(CORSPolicy.answerLines(origin: origin)) }
+        out.writeString("Transfer-Encoding: chunked\r\n\r\n")
         var first = Self.chunk(opening)
         out.writeBuffer(&first)
         context.writeAndFlush(wrapOutboundOut(out), promise: nil)
@@ -199,8 +203,10 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
             sent = version
         }
         if !context.channel.isWritable {
-            // Its socket is full: the client does not read. Cut it off rather than buffer without end; it
-            // catches up when it reconnects with Last-Event-ID.
+            // Bytes wait in the server: its socket is full, the client does not read (a stream's channel is
+            // unwritable as soon as anything waits, see `ConnectionWatcher.capSendBuffer`). Cut it off after
+            // `queueLimit` more events rather than buffer without end; it catches up when it reconnects with
+            // Last-Event-ID.
             writtenWhileFull += 1
             if writtenWhileFull > hub.queueLimit {
                 mode = .ended
@@ -249,6 +255,6 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         guard let registry else { return }
         self.registry = nil
         registry.remove(self, project: project)
-        hub.release()
+        hub.release(keyId: keyId)
     }
 }

@@ -30,60 +30,117 @@ public final class StreamHub: Sendable {
         /// Streams served on event loops, one registry per loop.
         var loops: [ObjectIdentifier: LoopStreams] = [:]
         var count = 0
+        /// Streams held by each client key.
+        var byKey: [String: Int] = [:]
         var nextID: UInt64 = 0
+
+        /// Takes a slot for a stream of `keyId`, or says why there is none.
+        mutating func admit(keyId: String, maxStreams: Int, maxPerKey: Int) -> Refusal? {
+            guard count < maxStreams else { return .serverFull }
+            let held = byKey[keyId, default: 0]
+            guard held < maxPerKey else { return .keyFull }
+            count += 1
+            byKey[keyId] = held + 1
+            return nil
+        }
+
+        /// Gives back a slot of `keyId`.
+        mutating func release(keyId: String) {
+            count -= 1
+            let held = byKey[keyId, default: 1] - 1
+            byKey[keyId] = held > 0 ? held : nil
+        }
+    }
+
+    /// Why a stream was refused a slot.
+    enum Refusal: Error, Sendable {
+        /// The server holds `maxStreams` streams.
+        case serverFull
+        /// The stream's client key holds `maxStreamsPerKey` streams.
+        case keyFull
     }
 
     private let state = NIOLockedValueBox(State())
     /// Streams held at most; `subscribe` refuses more.
     let maxStreams: Int
+    /// Streams one client key holds at most, so that one project's apps cannot take every slot.
+    public let maxStreamsPerKey: Int
     /// How many events may wait for one subscriber before it is dropped.
     let queueLimit: Int
     /// How often a comment line keeps idle streams (and the proxies in front of them) open.
     let keepAliveInterval: Duration
 
-    public init(queueLimit: Int = 8, keepAliveInterval: Duration = .seconds(15), maxStreams: Int = .max) {
+    /// `maxStreamsPerKey` defaults to 90% of `maxStreams` (at least one).
+    public init(
+        queueLimit: Int = 8, keepAliveInterval: Duration = .seconds(15), maxStreams: Int = .max,
+        maxStreamsPerKey: Int? = nil
+    ) {
         self.queueLimit = queueLimit
         self.keepAliveInterval = keepAliveInterval
         self.maxStreams = maxStreams
+        self.maxStreamsPerKey = maxStreamsPerKey ?? Self.defaultMaxStreamsPerKey(maxStreams: maxStreams)
+    }
+
+    /// 90% of `maxStreams`, at least one.
+    public static func defaultMaxStreamsPerKey(maxStreams: Int) -> Int {
+        max(1, maxStreams - maxStreams / 10)
+    }
+
+    /// The 503 a refused stream request answers, with `Retry-After`.
+    func error(_ refusal: Refusal) -> APIError {
+        switch refusal {
+        case .serverFull:
+            APIError(
+                .serviceUnavailable, "this server holds its maximum of \(maxStreams) streams; retry later",
+                headers: [.retryAfter: "10"])
+        case .keyFull:
+            APIError(
+                .serviceUnavailable,
+                "this client key holds its maximum of \(maxStreamsPerKey) streams on this server; retry later",
+                headers: [.retryAfter: "10"])
+        }
     }
 
     /// Adds a subscriber; the stream ends when it is dropped, its key revoked or the server stops.
-    /// `abort` closes its connection when it is dropped (it stalled, or its client left). nil when the
-    /// server already holds `maxStreams` streams.
+    /// `abort` closes its connection when it is dropped (it stalled, or its client left). Refused when the
+    /// server already holds `maxStreams` streams, or the key `maxStreamsPerKey`.
     func subscribe(
         project: String, keyId: String, abort: @escaping @Sendable () -> Void = {}
-    ) -> (id: UInt64, events: AsyncStream<Event>)? {
+    ) -> Result<(id: UInt64, events: AsyncStream<Event>), Refusal> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
         let subscriber = Subscriber(keyId: keyId, continuation: continuation, abort: abort)
-        let id = state.withLockedValue { state -> UInt64? in
-            guard state.count < maxStreams else { return nil }
+        let admitted = state.withLockedValue { state -> Result<UInt64, Refusal> in
+            if let refusal = state.admit(keyId: keyId, maxStreams: maxStreams, maxPerKey: maxStreamsPerKey) {
+                return .failure(refusal)
+            }
             state.nextID += 1
             state.byProject[project, default: [:]][state.nextID] = subscriber
-            state.count += 1
-            return state.nextID
+            return .success(state.nextID)
         }
-        guard let id else { return nil }
-        continuation.onTermination = { [weak self] _ in self?.remove(project: project, id: id) }
-        return (id, stream)
+        return admitted.map { id in
+            continuation.onTermination = { [weak self] _ in self?.remove(project: project, id: id) }
+            return (id, stream)
+        }
     }
 
-    /// Takes a slot for a stream served on `eventLoop` (called there) and returns that loop's registry, where
-    /// the caller adds it; nil when the server already holds `maxStreams` streams.
-    func reserve(on eventLoop: any EventLoop) -> LoopStreams? {
-        state.withLockedValue { state -> LoopStreams? in
-            guard state.count < maxStreams else { return nil }
-            state.count += 1
+    /// Takes a slot for a stream of `keyId` served on `eventLoop` (called there) and returns that loop's
+    /// registry, where the caller adds it; refused as `subscribe` refuses.
+    func reserve(on eventLoop: any EventLoop, keyId: String) -> Result<LoopStreams, Refusal> {
+        state.withLockedValue { state -> Result<LoopStreams, Refusal> in
+            if let refusal = state.admit(keyId: keyId, maxStreams: maxStreams, maxPerKey: maxStreamsPerKey) {
+                return .failure(refusal)
+            }
             let id = ObjectIdentifier(eventLoop)
-            if let streams = state.loops[id] { return streams }
+            if let streams = state.loops[id] { return .success(streams) }
             let streams = LoopStreams(eventLoop: eventLoop)
             state.loops[id] = streams
-            return streams
+            return .success(streams)
         }
     }
 
-    /// Gives back a slot taken with `reserve(on:)`.
-    func release() {
-        state.withLockedValue { $0.count -= 1 }
+    /// Gives back a slot taken with `reserve(on:keyId:)`.
+    func release(keyId: String) {
+        state.withLockedValue { $0.release(keyId: keyId) }
     }
 
     /// Ends subscriber `id` of `project` and aborts its connection: its client left or stopped reading.
@@ -99,8 +156,8 @@ public final class StreamHub: Sendable {
 
     private func remove(project: String, id: UInt64) {
         state.withLockedValue { state in
-            guard state.byProject[project]?.removeValue(forKey: id) != nil else { return }
-            state.count -= 1
+            guard let subscriber = state.byProject[project]?.removeValue(forKey: id) else { return }
+            state.release(keyId: subscriber.keyId)
             if state.byProject[project]?.isEmpty == true { state.byProject[project] = nil }
         }
     }

@@ -11,6 +11,8 @@ struct StreamRequestHead: Sendable, Equatable {
     var apiKey: String?
     var lastEventID: String?
     var requestID: String?
+    /// `Origin`, which a browser sends (CORS).
+    var webOrigin: String?
     /// `format=ofrep`, or this API's own events.
     var format = StreamFormat.remoteConfig
     /// Bytes of the head, its final empty line included.
@@ -56,7 +58,7 @@ struct StreamRequestHead: Sendable, Equatable {
             guard let (name, value) = HeadLines.field(line) else { return nil }
             let lowered = String(decoding: name, as: UTF8.self).lowercased()
             switch lowered {
-            case "host", "x-api-key", "last-event-id", "x-request-id", "connection":
+            case "host", "x-api-key", "last-event-id", "x-request-id", "connection", "origin":
                 // Once each: a repeated one is for the full parser to judge.
                 guard seen.insert(lowered).inserted else { return nil }
             case "content-length", "transfer-encoding", "expect", "upgrade", "content-encoding":
@@ -70,6 +72,7 @@ struct StreamRequestHead: Sendable, Equatable {
             case "x-api-key": head.apiKey = text
             case "last-event-id": head.lastEventID = text
             case "x-request-id": head.requestID = text
+            case "origin": head.webOrigin = text
             case "connection":
                 let tokens = text.lowercased().split(separator: ",").map { $0.trimmingSpaces }
                 guard tokens.allSatisfy({ $0 == "keep-alive" || $0 == "close" }) else { return nil }
