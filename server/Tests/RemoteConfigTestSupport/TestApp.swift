@@ -46,8 +46,10 @@ public struct TestApp {
             database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
             fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
             storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
-        let app = buildApplication(
-            configuration: configuration, environment: environment, logger: logger, routes: routes)
+        let app = PoolFirstApplication(
+            base: buildApplication(
+                configuration: configuration, environment: environment, logger: logger, routes: routes),
+            database: database)
         return try await app.test(live ? .live : .router) { client in
             try await body(
                 Session(
