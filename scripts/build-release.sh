@@ -25,7 +25,7 @@ remote_config_binary() {
         echo "Building remote-config (release) for the first time: about 15 minutes on 2 cores, less on a" \
             "faster machine; later starts reuse it." >&2
     fi
-    echo "The compiler's output goes to $log." >&2
+    echo "The compiler's output goes to $PWD/$log." >&2
     # One line that updates in place on a terminal; none in a pipe or a log (the log has them all).
     if ! swift build --package-path server -c release --product remote-config 2>&1 | tee "$log" | _progress; then
         echo "The build failed; its last lines (all of them are in $log):" >&2
