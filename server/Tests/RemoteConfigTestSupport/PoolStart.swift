@@ -27,11 +27,3 @@ public final class PoolStart: Sendable {
         try? await Task.sleep(for: .milliseconds(20))
     }
 }
-
-/// The database as a service that opens `start` as it runs.
-struct StartingDatabase: Service {
-    let database: Database
-    let start: PoolStart
-
-    func run() async throws { try await start.run(database) }
-}
