@@ -22,14 +22,15 @@ def call(method, url, body=None, headers=None, timeout=5):
         return 0, {}, str(error).encode()
 
 
-def start_server(binary, prefix):
-    """Starts `remote-config serve` on a free port with an embedded PostgreSQL in a new data dir.
+def start_server(binary, prefix, extra_args=()):
+    """Starts `remote-config serve` on a free port with an embedded PostgreSQL in a new data dir (`extra_args`
+    are more flags of serve, such as `--store-lookup-url`).
 
     Returns (process, base URL, data dir); the server's output is drained in the background."""
     data_dir = tempfile.mkdtemp(prefix=prefix)
     os.chmod(data_dir, 0o755)  # the postgres user must reach the cluster inside it
     env = dict(os.environ, RC_ADMIN_TOKEN=TOKEN, RC_LOG_LEVEL="error")
-    server = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data_dir],
+    server = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data_dir, *extra_args],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
     port = None
     deadline = time.time() + 120

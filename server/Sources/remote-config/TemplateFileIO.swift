@@ -33,14 +33,18 @@ enum TemplateFileIO {
         try write(bytes, to: path)
     }
 
-    /// Writes bytes to `path`, or to stdout for nil or `-`.
+    /// Writes bytes to `path`, or to stdout for nil or `-`; creates the folders the path names (`-o App/x.plist`
+    /// in a fresh clone), as `mkdir -p` would.
     static func write(_ bytes: [UInt8], to path: String?) throws {
         guard let path, path != "-" else {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
+        let url = URL(fileURLWithPath: path)
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url, options: .atomic)
         } catch {
             throw CommandFailure(.usage, "cannot write \(path): \(error.localizedDescription)")
         }

@@ -4,11 +4,11 @@
     server/Tests/Browser/console_test.py [--binary PATH] [--screenshots DIR] [-k NAME]
 
 Starts `remote-config serve` (default: server/.build/debug/remote-config) on a free loopback port with an
-embedded PostgreSQL, runs each test in a fresh browser, saves screenshots of each at 1280x800 and 390x844
+embedded PostgreSQL and the App Store lookup pointed at a local stand-in, runs each test in a fresh browser, saves screenshots of each at 1280x800 and 390x844
 (default: server/.build/console-screenshots), and ends with the line "N passed, M failed" (exit 1 on any
 failure). scripts/test runs it after installing Chromium, chromedriver and Selenium (scripts/ensure-browser.sh).
 """
-import argparse, json, os, shutil, sys, time, traceback
+import argparse, http.server, json, os, shutil, sys, threading, time, traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "Benchmarks", "drills"))
 from common import DEBUG_BINARY, TOKEN, call, start_server  # noqa: E402
@@ -182,7 +182,7 @@ def preview(browser, platform, version):
     browser.choose("#preview-platform", platform)
     browser.type("#preview-app-version", version)
     browser.click("#preview-button")
-    browser.wait_text("#preview-state", "State UPDATE")
+    browser.wait_text("#preview-state", "Values for this app")
     rows = browser.driver.find_elements(By.CSS_SELECTOR, "#preview-parameters tbody tr")
     answer = {row.get_attribute("data-key"): (row.find_element(By.CSS_SELECTOR, ".value").text,
                                               row.find_element(By.CSS_SELECTOR, ".why").text) for row in rows}
@@ -202,10 +202,16 @@ def fetch(base, key, platform, version):
 def test_force_update_recipe(browser, base):
     browser.sign_in(TOKEN)
     browser.shot("projects-empty")
+    assert top(browser, "#new-project-id") == top(browser, "#new-project-name"), "the create-project fields do not line up"
     browser.type("#new-project-id", "shop-app")
     browser.type("#new-project-name", "Shop")
     browser.click("#create-project button[type=submit]")
     browser.find("#add-parameter")
+    # The heading names the project as people named it; the id comes second.
+    title = browser.find("#project-title")
+    assert title.text.startswith("Shop") and browser.text("#project-title .project-id") == "shop-app", title.text
+    # Nothing to publish: the draft bar is neutral, not a warning.
+    assert "changed" not in browser.find("#draft-bar").get_attribute("class").split()
     browser.go("#/projects/shop-app/conditions")
 
     # The expression is checked while it is typed; a parse error points at the character.
@@ -227,6 +233,13 @@ def test_force_update_recipe(browser, base):
     add_parameter(browser, "require_force_update", "BOOLEAN", "false", group="force_update",
                   description="Block the app until it is updated",
                   conditional=[("iOS below 2.0.0", "true"), ("exactly 1.1.4", "true")])
+    browser.wait(lambda: "changed" in browser.find("#draft-bar").get_attribute("class").split(), message="draft bar not yellow")
+    # The editor's Key and Type fields start level.
+    browser.click("#add-parameter")
+    assert top(browser, "#param-key") == top(browser, "#param-type"), (top(browser, "#param-key"), top(browser, "#param-type"))
+    browser.shot("parameter-editor")
+    browser.driver.find_element(By.CSS_SELECTOR, "#param-key").send_keys(Keys.ESCAPE)
+    browser.wait(lambda: browser.absent("dialog"))
     add_parameter(browser, "current_version", "STRING", "2.1.0", group="force_update")
     add_parameter(browser, "app_store_url", "STRING", "https://apps.apple.com/app/id123456789", group="force_update")
     browser.wait_text("#draft-state", "unpublished change")
@@ -242,6 +255,7 @@ def test_force_update_recipe(browser, base):
     browser.shot("parameters-draft")
     publish(browser, "Force update for old iOS")
     browser.wait_text("#draft-state", "matches the published template")
+    browser.wait(lambda: "changed" not in browser.find("#draft-bar").get_attribute("class").split(), message="draft bar still yellow")
     browser.shot("published")
 
     browser.go("#/projects/shop-app/preview")
@@ -274,6 +288,7 @@ def test_force_update_recipe(browser, base):
     diff = browser.text("#diff")
     assert "defaultValue: 2.1.0 → 2.2.0" in diff, diff
     browser.shot("history-diff", show="#diff")
+    assert one_line(browser, '#versions tr[data-version="1"] button.rollback'), "Roll back wraps"
     browser.click('#versions tr[data-version="1"] button.rollback')
     browser.find("dialog")
     browser.shot("rollback-confirm")
@@ -291,6 +306,14 @@ def test_force_update_recipe(browser, base):
     secret = browser.find("#new-key-secret").get_attribute("value")
     assert secret, "no key shown"
     browser.shot("key-created")
+    # A key created without a name reads as one, not as its resource name.
+    browser.choose("#key-role", "viewer")
+    browser.choose("#key-project", "shop-app")
+    browser.click("#create-key-button")
+    browser.find("#new-key-secret")
+    browser.wait_text("#keys td", "Unnamed viewer key")
+    assert "apiKeys/" not in browser.text("#keys tbody"), browser.text("#keys tbody")
+    browser.shot("key-unnamed")
     browser.go("#/projects/shop-app/parameters")
     browser.find('li.param[data-key="current_version"]')
     shown = browser.text('li.param[data-key="current_version"] .value.default')
@@ -303,7 +326,28 @@ def test_force_update_recipe(browser, base):
     assert old["entries"]["require_force_update"] == "true", old
     browser.go("#/projects/shop-app/audit")
     browser.wait_text("#audit", "publish")
+    # Actions and key ids are never cut mid-word; the Detail column has the room.
+    for element in browser.driver.find_elements(By.CSS_SELECTOR, "#audit code, #audit .actor-key"):
+        assert one_line_element(browser, element), f"{element.text} breaks inside"
     browser.shot("audit")
+
+
+def top(browser, css):
+    """Where an element starts, in page pixels."""
+    return browser.driver.execute_script("return Math.round(document.querySelector(arguments[0]).getBoundingClientRect().top)", css)
+
+
+def one_line_element(browser, element):
+    """Whether an element's text sits on one line (one line box for inline text, or a line's height)."""
+    return browser.driver.execute_script("""
+        const e = arguments[0], style = getComputedStyle(e);
+        const range = document.createRange(); range.selectNodeContents(e);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        return tops.size <= 1;""", element)
+
+
+def one_line(browser, css):
+    return one_line_element(browser, browser.find(css))
 
 
 def seed(base, project):
@@ -508,8 +552,86 @@ def test_change_request_approved_by_another_key(browser, base):
     assert published["version"]["updateOrigin"] == "CHANGE_REQUEST", published["version"]
 
 
+def test_store_sync_page(browser, base):
+    """Link a project to its App Store listing from the console, sync it now, watch a failure show, turn it on."""
+    call("POST", base + "/v1/projects", {"projectId": "store-app", "displayName": "Store App"}, ADMIN)
+    template = {"parameters": {
+        "current_version": {"defaultValue": {"value": "2.3.0"}, "valueType": "STRING"},
+        "app_store_url": {"defaultValue": {"value": "https://apps.apple.com/app/id123456789"}, "valueType": "STRING"}}}
+    status, _, body = call("PUT", base + "/v1/projects/store-app/remoteConfig", template, dict(ADMIN, **{"If-Match": "*"}))
+    assert status == 200, body
+    STORE["answer"] = {"resultCount": 1, "results": [{"version": "2.4.0", "trackViewUrl": "https://apps.apple.com/jp/app/id123456789",
+                                                      "currentVersionReleaseDate": "2026-01-05T08:00:00Z"}]}
+    browser.sign_in(TOKEN)
+    browser.go("#/projects/store-app/store-sync")
+    browser.find("#store-sync-none")
+    assert browser.absent("#sync-now"), "Sync now offered without a link"
+    browser.shot("store-sync-empty")
+    # Linked, switched off: nothing reads the store until Sync now.
+    browser.click("#store-sync-enabled-input")
+    browser.type("#store-sync-app-id", "123456789")
+    browser.type("#store-sync-country", "jp")
+    browser.choose("#store-sync-map-version", "current_version")
+    browser.choose("#store-sync-map-trackViewUrl", "app_store_url")
+    browser.click("#store-sync-save")
+    browser.wait_text("#store-sync-notice", "Syncing is off")
+    assert "off" in browser.text("#store-sync-enabled") and browser.text("#store-sync-last") == "never"
+    browser.click("#sync-now")
+    browser.wait_text("#store-sync-notice", "published version 2")
+    assert browser.text("#store-sync-version") == "2.4.0" and browser.text("#store-sync-error") == "none"
+    published = json.loads(call("GET", base + "/v1/projects/store-app/remoteConfig", None, ADMIN)[2])
+    assert published["parameters"]["current_version"]["defaultValue"]["value"] == "2.4.0", published
+    assert published["version"]["updateOrigin"] == "STORE_SYNC", published["version"]
+    browser.shot("store-sync-published", show="#store-sync-status")
+    # The same listing again: nothing to publish, and the page says so.
+    browser.click("#sync-now")
+    browser.wait_text("#store-sync-notice", "nothing to publish")
+    # A store answering nonsense: nothing changes, and the error is shown where people look.
+    STORE["answer"] = {"resultCount": 0, "results": []}
+    browser.click("#sync-now")
+    browser.wait_text("#store-sync-notice", "The sync failed")
+    browser.wait_text("#store-sync-error", "found no app")
+    assert "error-text" in browser.find("#store-sync-error").get_attribute("class")
+    browser.shot("store-sync-failed", show="#store-sync-status")
+    # Switched on: saving syncs at once, and the next sync has a time.
+    STORE["answer"] = {"resultCount": 1, "results": [{"version": "2.5.0", "trackViewUrl": "https://apps.apple.com/jp/app/id123456789",
+                                                      "currentVersionReleaseDate": "2026-01-05T08:00:00Z"}]}
+    browser.click("#store-sync-enabled-input")
+    browser.click("#store-sync-save")
+    browser.wait_text("#store-sync-notice", "syncs it now")
+    browser.wait_text("#store-sync-version", "2.5.0", timeout=20)
+    assert "every hour" in browser.text("#store-sync-enabled"), browser.text("#store-sync-enabled")
+    assert browser.text("#store-sync-next") not in ("", "never"), browser.text("#store-sync-next")
+    browser.shot("store-sync-enabled", show="#store-sync-status")
+    # A viewer sees the page, without Sync now or a Save button.
+    browser.click("#sign-out")
+    browser.find("#api-key")
+    browser.sign_in(new_key(base, "viewer", "store-app"))
+    browser.go("#/projects/store-app/store-sync")
+    browser.wait_text("#store-sync-version", "2.5.0")
+    assert browser.absent("#sync-now") and browser.absent("#store-sync-save")
+
+
+# The App Store lookup stand-in's next answer (the server's --store-lookup-url points at it).
+STORE = {"answer": {"resultCount": 0, "results": []}}
+
+
+class StoreStandIn(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = json.dumps(STORE["answer"]).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/javascript; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
 TESTS = [test_force_update_recipe, test_viewer_sees_no_edit_controls, test_conflicting_edit_from_second_tab,
-         test_change_request_approved_by_another_key, test_keyboard_only, test_sign_out_forgets_the_key]
+         test_change_request_approved_by_another_key, test_keyboard_only, test_sign_out_forgets_the_key,
+         test_store_sync_page]
 
 
 def main():
@@ -520,7 +642,10 @@ def main():
     options = parser.parse_args()
     shutil.rmtree(options.screenshots, ignore_errors=True)
     os.makedirs(options.screenshots)
-    server, base, data_dir = start_server(options.binary, "rc-console-")
+    store = http.server.ThreadingHTTPServer(("127.0.0.1", 0), StoreStandIn)
+    threading.Thread(target=store.serve_forever, daemon=True).start()
+    server, base, data_dir = start_server(
+        options.binary, "rc-console-", ["--store-lookup-url", f"http://127.0.0.1:{store.server_port}/lookup"])
     passed, failed = 0, 0
     try:
         for test in TESTS:

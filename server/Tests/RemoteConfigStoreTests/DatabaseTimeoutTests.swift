@@ -20,8 +20,10 @@ import Testing
         let database = Database(
             url: url, logger: logger, deadline: deadline, maximumConnections: 12, probeTimeout: probeTimeout)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await database.run() }
+            let start = PoolStart()
+            group.addTask { try await start.run(database) }
             defer { group.cancelAll() }
+            await start.wait()
             try await body(database)
         }
     }
@@ -133,7 +135,7 @@ import Testing
             try cluster.embedded.stop()
             let restart = Task {
                 try await Task.sleep(for: .seconds(2))
-                try cluster.embedded.start()
+                _ = try cluster.embedded.start()
             }
             let error = await Self.error { try await Self.query(database, "SELECT pg_sleep(10)") }
             try await restart.value

@@ -11,8 +11,10 @@ public func withRunningDatabase<T: Sendable>(
     let database = Database(
         url: url, logger: Logger(label: "test"), deadline: deadline, maximumConnections: maximumConnections)
     return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await database.run() }
+        let start = PoolStart()
+        group.addTask { try await start.run(database) }
         defer { group.cancelAll() }
+        await start.wait()
         return try await body(database)
     }
 }

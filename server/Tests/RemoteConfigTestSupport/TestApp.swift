@@ -47,8 +47,10 @@ public struct TestApp {
             fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
             maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
             storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
-        let app = buildApplication(
-            configuration: configuration, environment: environment, logger: logger, routes: routes)
+        let app = PoolFirstApplication(
+            base: buildApplication(
+                configuration: configuration, environment: environment, logger: logger, routes: routes),
+            database: database)
         return try await app.test(live ? .live : .router) { client in
             try await body(
                 Session(

@@ -120,6 +120,11 @@ import Testing
         Self.expectOK(run)
         #expect(run.stdout.hasPrefix("<?xml"), "\(run)")
         #expect(run.stdout.contains("<key>max_items</key>") && run.stdout.contains("<string>10</string>"), "\(run)")
+        // Into a folder that does not exist yet, as the README's `-o App/RemoteConfigDefaults.plist` in a fresh clone.
+        let nested = fixture.path("App/Resources/RemoteConfigDefaults.plist")
+        run = try await fixture.cli("template", "defaults", "-p", "shop-app", "--format", "plist", "-o", nested)
+        Self.expectOK(run)
+        #expect(try String(contentsOfFile: nested, encoding: .utf8).contains("<key>max_items</key>"), "\(run)")
         run = try await fixture.cli(
             "template", "preview", "-p", "shop-app", "--context", #"{"platform": "IOS", "appVersion": "1.0"}"#)
         Self.expectOK(run)

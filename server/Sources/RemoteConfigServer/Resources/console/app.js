@@ -1,7 +1,7 @@
 // The console's shell: sign-in, navigation and the hash routes (`#/projects/{p}/parameters`…). The hash holds
 // only places, never the key.
 
-import { ApiError } from "./api.js";
+import { ApiError, call, projectPath } from "./api.js";
 import { announce, button, h, message, replace } from "./dom.js";
 import * as session from "./session.js";
 import { signInView } from "./view-signin.js";
@@ -13,6 +13,7 @@ import { previewView } from "./view-preview.js";
 import { keysView } from "./view-keys.js";
 import { auditView } from "./view-audit.js";
 import { changesView, changeRequestsAvailable } from "./view-changes.js";
+import { storeSyncView } from "./view-store-sync.js";
 
 const projectTabs = [
   ["parameters", "Parameters", parametersView],
@@ -22,6 +23,7 @@ const projectTabs = [
   ["audit", "Audit log", auditView],
   // The publish workflow: its own module (view-changes.js).
   ["changes", "Change requests", changesView],
+  ["store-sync", "Store sync", storeSyncView],
 ];
 
 function parseHash() {
@@ -58,10 +60,20 @@ async function renderNav(parts) {
     }, { id: "sign-out" }));
 }
 
-function projectHeader(project, tab, editable) {
+/** The project's display name, or null when it has none (or cannot be read: the page shows the id then). */
+async function displayName(project) {
+  try {
+    const { data } = await call("GET", projectPath(project));
+    return data && data.displayName && data.displayName !== project ? data.displayName : null;
+  } catch {
+    return null;
+  }
+}
+
+function projectHeader(project, name, tab, editable) {
   const tabs = projectTabs.filter(([id]) => id !== "changes" || changeRequestsAvailable);
   return h("div", { class: "project-head" },
-    h("h1", {}, project),
+    h("h1", { id: "project-title" }, name || project, name ? h("span", { class: "muted project-id" }, project) : null),
     editable ? null : h("p", { class: "muted", id: "read-only" }, "Read only: this key is a viewer of this project."),
     h("nav", { class: "tabs", "aria-label": "Project" },
       h("ul", {}, tabs.map(([id, text]) =>
@@ -95,9 +107,9 @@ async function route() {
     } else if (parts[0] === "projects" && parts[1]) {
       const project = parts[1];
       const tab = projectTabs.find(([id]) => id === parts[2]) || projectTabs[0];
-      const editable = await session.canEdit(project);
+      const [editable, name] = await Promise.all([session.canEdit(project), displayName(project)]);
       if (mine !== generation) return;
-      replace(main, projectHeader(project, tab[0], editable), view);
+      replace(main, projectHeader(project, name, tab[0], editable), view);
       await tab[2](view, { project, editable, admin: session.isAdmin() });
     } else {
       replace(main, view);

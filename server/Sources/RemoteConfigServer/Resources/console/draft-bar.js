@@ -61,6 +61,7 @@ export function draftBar(draft, editable, reload) {
     const state = draft.changes
       ? `Draft: ${draft.changes} unpublished change${draft.changes === 1 ? "" : "s"}${draft.base !== "0" ? ` (based on version ${draft.base})` : ""}.`
       : "The draft matches the published template.";
+    element.classList.toggle("changed", Boolean(draft.changes));
     replace(element,
       h("div", { class: "draft-state" }, h("strong", { id: "draft-state" }, state), " ", h("span", { class: "muted" }, published)),
       editable ? h("div", { class: "buttons" },

@@ -22,7 +22,7 @@ export async function auditView(view, { project }) {
     replace(body, events.map((event) => h("tr", {},
       h("td", { dataset: { label: "When" } }, when(event.time)),
       project ? null : h("td", { dataset: { label: "Project" } }, event.project || ""),
-      h("td", { dataset: { label: "Who" } }, event.actor || "", event.actorKey ? h("div", { class: "muted" }, event.actorKey) : null),
+      h("td", { dataset: { label: "Who" } }, event.actor || "", event.actorKey ? h("div", { class: "muted actor-key" }, event.actorKey) : null),
       h("td", { dataset: { label: "What" } }, h("code", {}, event.action)),
       h("td", { class: "detail", dataset: { label: "Detail" } }, detailText(event.detail)))));
     replace(more, token ? button("Show older events", load) : null);

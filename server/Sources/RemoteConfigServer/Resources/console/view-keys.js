@@ -3,6 +3,13 @@
 import { call } from "./api.js";
 import { button, confirmDialog, field, h, message, replace, select, when } from "./dom.js";
 
+/** How people tell a key apart: its display name, or for a key created without one, its role and first characters
+ * (the resource name `apiKeys/…` means nothing to a reader). */
+function keyLabel(key) {
+  if (key.displayName) return key.displayName;
+  return `unnamed ${key.role} key${key.keyPrefix ? ` ${key.keyPrefix}…` : ""}`;
+}
+
 /** Renders the keys into `view`. */
 export async function keysView(view) {
   const notice = h("div", { id: "keys-notice" });
@@ -16,10 +23,10 @@ export async function keysView(view) {
     render();
   };
   const revoke = async (key) => {
-    if (!(await confirmDialog(`Revoke ${key.displayName || key.name}?`, "Apps and people using this key are refused within a second. This cannot be undone.", "Revoke", true))) return;
+    if (!(await confirmDialog(`Revoke ${keyLabel(key)}?`, "Apps and people using this key are refused within a second. This cannot be undone.", "Revoke", true))) return;
     try {
       await call("DELETE", `/v1/${key.name}`);
-      replace(notice, message("success", `Revoked ${key.displayName || key.name}.`));
+      replace(notice, message("success", `Revoked ${keyLabel(key)}.`));
       await reload();
     } catch (error) {
       replace(notice, message("error", error.message));
@@ -30,12 +37,12 @@ export async function keysView(view) {
     replace(list, h("div", { class: "table-wrap" }, h("table", { id: "keys" },
       h("thead", {}, h("tr", {}, ["Name", "Role", "Project", "Key starts with", "Created", ""].map((text) => h("th", { scope: "col" }, text)))),
       h("tbody", {}, keys.map((key) => h("tr", { dataset: { key: key.name } },
-        h("td", { dataset: { label: "Name" } }, key.displayName || key.name),
+        h("td", { dataset: { label: "Name" } }, key.displayName || h("span", { class: "unnamed" }, `Unnamed ${key.role} key`)),
         h("td", { dataset: { label: "Role" } }, key.role),
         h("td", { dataset: { label: "Project" } }, key.project || "all projects"),
         h("td", { dataset: { label: "Key starts with" } }, h("code", {}, key.keyPrefix || "")),
         h("td", { dataset: { label: "Created" } }, when(key.createTime)),
-        h("td", {}, button("Revoke", () => revoke(key), { class: "link danger", "aria-label": `Revoke ${key.displayName || key.name}` }))))))));
+        h("td", {}, button("Revoke", () => revoke(key), { class: "link danger", "aria-label": `Revoke ${keyLabel(key)}` }))))))));
   }
 
   const name = h("input", { id: "key-name", autocomplete: "off" });

@@ -56,6 +56,13 @@ export async function previewView(view, { project }) {
   replace(view, form, output);
 }
 
+/** What a fetch's `state` means for the app, in words. */
+const STATES = {
+  UPDATE: "Values for this app: it applies the values below",
+  EMPTY_CONFIG: "Nothing applies to this app: it keeps its in-app defaults",
+  NO_TEMPLATE: "Nothing published yet: the app keeps its in-app defaults",
+};
+
 function truth(value) {
   return value === true ? "true" : value === false ? "false" : "unknown (an input it reads was not sent)";
 }
@@ -65,7 +72,8 @@ function result(answer) {
   const conditions = Object.entries(answer.conditions || {});
   return h("div", { class: "card" },
     h("h2", {}, "Answer"),
-    h("p", { id: "preview-state" }, `State ${answer.state}`, answer.templateVersion ? ` · version ${answer.templateVersion}` : ""),
+    h("p", { id: "preview-state", dataset: { state: answer.state } }, STATES[answer.state] || answer.state,
+      answer.templateVersion ? ` (version ${answer.templateVersion})` : ""),
     parameters.length ? h("div", { class: "table-wrap" }, h("table", { id: "preview-parameters" },
       h("thead", {}, h("tr", {}, ["Parameter", "Value sent", "Why"].map((text) => h("th", { scope: "col" }, text)))),
       h("tbody", {}, parameters.map(([key, item]) => h("tr", { dataset: { key } },
