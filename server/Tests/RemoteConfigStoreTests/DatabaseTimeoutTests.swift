@@ -133,7 +133,7 @@ import Testing
             try cluster.embedded.stop()
             let restart = Task {
                 try await Task.sleep(for: .seconds(2))
-                try cluster.embedded.start()
+                _ = try cluster.embedded.start()
             }
             let error = await Self.error { try await Self.query(database, "SELECT pg_sleep(10)") }
             try await restart.value
