@@ -35,6 +35,8 @@ public struct AppEnvironment: Sendable {
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
     let fetch: FetchEndpoint
+    /// Threads for CPU-heavy work; a service of the application built around this environment.
+    let heavyWork: HeavyWork
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
@@ -48,7 +50,9 @@ public struct AppEnvironment: Sendable {
         self.templates = TemplateStore(database: database)
         self.drafts = DraftStore(database: database)
         self.changeRequests = ChangeRequestStore(database: database)
-        self.published = PublishedTemplates(templates: templates, logger: logger)
+        let heavyWork = HeavyWork()
+        self.heavyWork = heavyWork
+        self.published = PublishedTemplates(templates: templates, heavyWork: heavyWork, logger: logger)
         self.clientKeys = ClientKeys(keys: keys)
         let streams = StreamHub(keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams)
         self.streams = streams
@@ -56,7 +60,7 @@ public struct AppEnvironment: Sendable {
         self.metrics = metrics
         self.fetch = FetchEndpoint(
             published: published, clientKeys: clientKeys, metrics: metrics,
-            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) })
+            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, heavyWork: heavyWork)
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.
@@ -77,14 +81,14 @@ public struct AppEnvironment: Sendable {
             delivery: ChangeRequestDelivery(
                 projects: projects, changeRequests: changeRequests, links: storeLinks,
                 publish: PublishDelivery(links: storeLinks, publishing: publishing)),
-            metrics: metrics, logger: logger, doorbell: ring)
+            metrics: metrics, heavyWork: heavyWork, logger: logger, doorbell: ring)
     }
 
     /// The template routes' controller.
     func templatesController() -> TemplatesController {
         TemplatesController(
             templates: templates, drafts: drafts, projects: projects, published: published, metrics: metrics,
-            auth: Authenticator(keys: keys))
+            auth: Authenticator(keys: keys), heavyWork: heavyWork)
     }
 }
 
@@ -113,15 +117,17 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     .addRoutes(to: clientRoutes)
     let templates = environment.templatesController()
     templates.addRoutes(to: routes)
-    DraftsController(drafts: environment.drafts, templates: environment.templates, templatesController: templates)
-        .addRoutes(to: routes)
+    DraftsController(
+        drafts: environment.drafts, templates: environment.templates, templatesController: templates,
+        heavyWork: environment.heavyWork
+    ).addRoutes(to: routes)
     PreviewController(
         published: environment.published, templates: environment.templates, drafts: environment.drafts,
         templatesController: templates
     ).addRoutes(to: routes)
     ChangeRequestsController(
         changeRequests: environment.changeRequests, templates: environment.templates, drafts: environment.drafts,
-        templatesController: templates
+        templatesController: templates, heavyWork: environment.heavyWork
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
@@ -180,7 +186,8 @@ public func buildApplication(
         },
         logger: logger
     )
-    app.addServices(database, StreamHubService(hub: environment.streams))
+    // Heavy work first: services stop in reverse order, and every later one may still hand it work.
+    app.addServices(environment.heavyWork, database, StreamHubService(hub: environment.streams))
     let wakeup = ChangeRequestScheduler.Wakeup()
     app.addServices(
         EventListener(

@@ -12,6 +12,8 @@ struct ChangeRequestsController {
     let templates: TemplateStore
     let drafts: DraftStore
     let templatesController: TemplatesController
+    /// Where a large proposed template is validated and compiled.
+    let heavyWork: HeavyWork
 
     static let collection = "/v1/projects/{p}/remoteConfig/changeRequests"
 
@@ -33,7 +35,7 @@ struct ChangeRequestsController {
         var proposal = ChangeRequestProposal(
             templateJSON: "", description: body.description, publishTime: body.publishTime)
         if let template = body.template {
-            proposal.templateJSON = try await Self.prepare(template).storedJSON
+            proposal.templateJSON = try await Self.prepare(template, on: heavyWork).storedJSON
         } else if let source = body.rollbackSource {
             guard let stored = try await templates.version(project, source) else {
                 throw StoreError.notFound(
@@ -44,7 +46,7 @@ struct ChangeRequestsController {
             proposal.rollbackSource = source
         } else {
             let draft = try await currentDraft(project, request)
-            let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON)) {
+            let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON), on: heavyWork) {
                 $0.extra["baseVersionNumber"] = nil
             }
             proposal.templateJSON = prepared.storedJSON
@@ -67,10 +69,10 @@ struct ChangeRequestsController {
     }
 
     /// Validates and compiles the `template` of a body like a publish body; errors name `template.<field>`.
-    static func prepare(_ template: JSONValue) async throws -> PreparedTemplate {
+    static func prepare(_ template: JSONValue, on heavyWork: HeavyWork) async throws -> PreparedTemplate {
         let bytes = ByteBuffer(bytes: template.jsonBytes())
         do {
-            return try await TemplateHTTP.prepare(bytes)
+            return try await TemplateHTTP.prepare(bytes, on: heavyWork)
         } catch var error as APIError {
             error.details = error.details.map { detail in
                 var detail = detail

@@ -126,13 +126,18 @@ final class FetchEndpoint: Sendable {
     let metrics: ServerMetrics
     /// nil: no limit (the default).
     let rateLimiter: FetchRateLimiter?
+    /// Where evaluations at the limits run.
+    let heavyWork: HeavyWork
 
-    init(published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?)
-    {
+    init(
+        published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?,
+        heavyWork: HeavyWork
+    ) {
         self.published = published
         self.clientKeys = clientKeys
         self.metrics = metrics
         self.rateLimiter = rateLimiter
+        self.heavyWork = heavyWork
     }
 
     /// What is left to do after the part that never waits.
@@ -162,7 +167,7 @@ final class FetchEndpoint: Sendable {
                 step = try afterKey(key, secret: secret, call)
             }
             if case .evaluateOffLoop(let work) = step {
-                step = .done(try await HeavyWork.run(work))
+                step = .done(try await heavyWork.run(work))
             }
         } catch let error as APIError {
             step = .done(Self.reply(error, route: call.route))

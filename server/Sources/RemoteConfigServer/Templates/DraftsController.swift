@@ -8,6 +8,8 @@ struct DraftsController {
     let drafts: DraftStore
     let templates: TemplateStore
     let templatesController: TemplatesController
+    /// Where a large draft is validated and compiled.
+    let heavyWork: HeavyWork
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/remoteConfig/draft", use: get)
@@ -32,7 +34,7 @@ struct DraftsController {
         let (project, key) = try await templatesController.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        var template = try await TemplateHTTP.decodeTemplate(body)
+        var template = try await TemplateHTTP.decodeTemplate(body, on: heavyWork)
         template.extra["baseVersionNumber"] = nil
         var base = try await templates.latest(project)?.versionNumber ?? 0
         let expected: Int64?
@@ -77,7 +79,7 @@ struct DraftsController {
                 throw TemplateStoreError.baseChanged(base: draft.baseVersion, latest: latest)
             }
         }
-        let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON)) {
+        let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON), on: heavyWork) {
             $0.extra["baseVersionNumber"] = nil
         }
         let stored = try await templatesController.publishing(prepared.compiled) {

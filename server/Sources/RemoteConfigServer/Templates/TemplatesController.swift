@@ -13,6 +13,8 @@ struct TemplatesController {
     let published: PublishedTemplates
     let metrics: ServerMetrics
     let auth: Authenticator
+    /// Where a large template is validated and compiled.
+    let heavyWork: HeavyWork
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/remoteConfig", query: ["versionNumber"], use: get)
@@ -57,7 +59,7 @@ struct TemplatesController {
         let (project, key) = try await self.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "etag", project: project)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let prepared = try await TemplateHTTP.prepare(body)
+        let prepared = try await TemplateHTTP.prepare(body, on: heavyWork)
         let template = prepared.template
         let expected: Int64?
         switch precondition {
