@@ -84,12 +84,6 @@ public struct AppEnvironment: Sendable {
             metrics: metrics, heavyWork: heavyWork, logger: logger, doorbell: ring)
     }
 
-    /// The template routes' controller.
-    func templatesController() -> TemplatesController {
-        TemplatesController(
-            templates: templates, drafts: drafts, projects: projects, published: published, metrics: metrics,
-            auth: Authenticator(keys: keys), heavyWork: heavyWork)
-    }
 }
 
 /// Builds the router with every route of the API; `routes` records them (405 answers, the OpenAPI test).
@@ -115,25 +109,29 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         metrics: environment.metrics
     )
     .addRoutes(to: clientRoutes)
-    let templates = environment.templatesController()
-    templates.addRoutes(to: routes)
+    // Project routes share the one access check and the one publish path, injected, as the scheduler gets it.
+    let access = ProjectAccess(auth: auth, projects: environment.projects)
+    let publishing = environment.publishing
+    TemplatesController(
+        templates: environment.templates, drafts: environment.drafts, access: access, publishing: publishing,
+        heavyWork: environment.heavyWork
+    ).addRoutes(to: routes)
     DraftsController(
-        drafts: environment.drafts, templates: environment.templates, templatesController: templates,
+        drafts: environment.drafts, templates: environment.templates, access: access, publishing: publishing,
         heavyWork: environment.heavyWork
     ).addRoutes(to: routes)
     PreviewController(
         published: environment.published, templates: environment.templates, drafts: environment.drafts,
-        templatesController: templates
+        access: access
     ).addRoutes(to: routes)
     ChangeRequestsController(
         changeRequests: environment.changeRequests, templates: environment.templates, drafts: environment.drafts,
-        templatesController: templates, heavyWork: environment.heavyWork
+        access: access, publishing: publishing, heavyWork: environment.heavyWork
     ).addRoutes(to: routes)
-    AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
+    AuditLogController(database: environment.database, auth: auth, access: access).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
     StoreSyncController(
-        links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync,
-        templatesController: templates
+        links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)
     table.serve(from: router)
     return router

@@ -11,7 +11,9 @@ struct ChangeRequestsController {
     let changeRequests: ChangeRequestStore
     let templates: TemplateStore
     let drafts: DraftStore
-    let templatesController: TemplatesController
+    let access: ProjectAccess
+    /// The one publish path's follow-up: metrics, and this server's cache told at once.
+    let publishing: Publishing
     /// Where a large proposed template is validated and compiled.
     let heavyWork: HeavyWork
 
@@ -30,7 +32,7 @@ struct ChangeRequestsController {
     /// `POST …/changeRequests`: a template body, a rollback, or (with neither) the draft named by `If-Match`;
     /// validated here exactly as a publish validates, so a bad one is refused now rather than at publish time.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let body = try await CreateChangeRequestBody.read(request, context: context)
         var proposal = ChangeRequestProposal(
             templateJSON: "", description: body.description, publishTime: body.publishTime)
@@ -84,7 +86,7 @@ struct ChangeRequestsController {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         let parameters = request.uri.queryParameters
         var query = ChangeRequestQuery()
         if let text = parameters.get("state") {
@@ -122,7 +124,7 @@ struct ChangeRequestsController {
 
     /// One change request, with `diff` against the template published now.
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         let found = try await read(project, context)
         var object = try ChangeRequestJSON.object(found)
         let latest = try await templates.latest(project)
@@ -135,7 +137,7 @@ struct ChangeRequestsController {
     }
 
     @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let comment = try await ReviewBody.read(request, context: context).comment
         let approved = try await changeRequests.approve(project, id, comment: comment, actor: key.auditActor)
@@ -143,7 +145,7 @@ struct ChangeRequestsController {
     }
 
     @Sendable func reject(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let comment = try await ReviewBody.read(request, context: context).comment
         let rejected = try await changeRequests.reject(project, id, comment: comment, actor: key.auditActor)
@@ -152,7 +154,7 @@ struct ChangeRequestsController {
 
     /// The author may cancel, or an admin.
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let cancelled = try await changeRequests.cancel(
             project, id, actor: key.auditActor, asAdmin: key.role.covers(.admin))
@@ -161,12 +163,12 @@ struct ChangeRequestsController {
 
     /// Publishes now; answers the change request with the version it became (`publishedVersionNumber`).
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let force = try request.flag("force")
         let done = try await changeRequests.publish(project, id, force: force, actor: key.auditActor)
         // This server's cache takes the version at once; the others hear of it by NOTIFY.
-        _ = try await templatesController.publishing { done.version }
+        _ = try await publishing.run { done.version }
         return TemplateHTTP.response(try ChangeRequestJSON.object(done.request))
     }
 
