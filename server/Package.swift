@@ -1,5 +1,8 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
+
+// Our own Swift targets build without a warning: a warning is an error in them (dependencies keep theirs).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 // The server. It lives in a package of its own so that an app depending on the SDK (the repository root's
 // package) resolves none of these dependencies; it uses the SDK from the root for its integration tests.
@@ -40,7 +43,8 @@ let package = Package(
                 "CRE2Shim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "RemoteConfigVersions", package: "remote-config"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         // PostgreSQL: migrations, stores, embedded cluster, notifications.
         .target(
@@ -55,7 +59,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Migrations")]
+            resources: [.copy("Migrations")],
+            swiftSettings: strict
         ),
         // HTTP: Hummingbird application, controllers, auth, error mapping.
         .target(
@@ -81,12 +86,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/console")]
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/console")],
+            swiftSettings: strict
         ),
         // The admin client: the admin API over Foundation's URLSession, for the command line (no server code).
         .target(
             name: "RemoteConfigAdminClient",
-            dependencies: ["RemoteConfigCore"]
+            dependencies: ["RemoteConfigCore"],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "remote-config",
@@ -97,12 +104,14 @@ let package = Package(
                 "RemoteConfigCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "ConditionBenchmark",
             dependencies: ["RemoteConfigCore"],
-            path: "Benchmarks/ConditionBenchmark"
+            path: "Benchmarks/ConditionBenchmark",
+            swiftSettings: strict
         ),
         // Test-only helpers: the throwaway PostgreSQL cluster, per-test databases, running the built binary.
         .target(
@@ -119,11 +128,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/RemoteConfigTestSupport"
+            path: "Tests/RemoteConfigTestSupport",
+            swiftSettings: strict
         ),
         .testTarget(
             name: "RemoteConfigCoreTests",
-            dependencies: ["RemoteConfigCore", .product(name: "RemoteConfigVersions", package: "remote-config")]),
+            dependencies: ["RemoteConfigCore", .product(name: "RemoteConfigVersions", package: "remote-config")],
+            swiftSettings: strict),
         .testTarget(
             name: "RemoteConfigStoreTests",
             dependencies: [
@@ -132,7 +143,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "RemoteConfigServerTests",
@@ -150,7 +162,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+            ],
+            // Read by path (TemplateFixtures), not bundled.
+            exclude: ["Fixtures"],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6],

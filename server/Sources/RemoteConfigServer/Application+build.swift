@@ -37,6 +37,8 @@ public struct AppEnvironment: Sendable {
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
     let fetch: FetchEndpoint
+    /// Threads for CPU-heavy work; a service of the application built around this environment.
+    let heavyWork: HeavyWork
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
@@ -52,7 +54,9 @@ public struct AppEnvironment: Sendable {
         self.templates = TemplateStore(database: database)
         self.drafts = DraftStore(database: database)
         self.changeRequests = ChangeRequestStore(database: database)
-        self.published = PublishedTemplates(templates: templates, logger: logger)
+        let heavyWork = HeavyWork()
+        self.heavyWork = heavyWork
+        self.published = PublishedTemplates(templates: templates, heavyWork: heavyWork, logger: logger)
         self.clientKeys = ClientKeys(keys: keys)
         let streams = StreamHub(
             keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams, maxStreamsPerKey: maxStreamsPerKey)
@@ -61,7 +65,7 @@ public struct AppEnvironment: Sendable {
         self.metrics = metrics
         self.fetch = FetchEndpoint(
             published: published, clientKeys: clientKeys, metrics: metrics,
-            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, cors: cors)
+            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, heavyWork: heavyWork, cors: cors)
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.
@@ -82,15 +86,9 @@ public struct AppEnvironment: Sendable {
             delivery: ChangeRequestDelivery(
                 projects: projects, changeRequests: changeRequests, links: storeLinks,
                 publish: PublishDelivery(links: storeLinks, publishing: publishing)),
-            metrics: metrics, logger: logger, doorbell: ring)
+            metrics: metrics, heavyWork: heavyWork, logger: logger, doorbell: ring)
     }
 
-    /// The template routes' controller.
-    func templatesController() -> TemplatesController {
-        TemplatesController(
-            templates: templates, drafts: drafts, projects: projects, published: published, metrics: metrics,
-            auth: Authenticator(keys: keys))
-    }
 }
 
 /// Builds the router with every route of the API; `routes` records them (405 answers, the OpenAPI test).
@@ -118,23 +116,29 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         metrics: environment.metrics
     )
     .addRoutes(to: clientRoutes)
-    let templates = environment.templatesController()
-    templates.addRoutes(to: routes)
-    DraftsController(drafts: environment.drafts, templates: environment.templates, templatesController: templates)
-        .addRoutes(to: routes)
+    // Project routes share the one access check and the one publish path, injected, as the scheduler gets it.
+    let access = ProjectAccess(auth: auth, projects: environment.projects)
+    let publishing = environment.publishing
+    TemplatesController(
+        templates: environment.templates, drafts: environment.drafts, access: access, publishing: publishing,
+        heavyWork: environment.heavyWork
+    ).addRoutes(to: routes)
+    DraftsController(
+        drafts: environment.drafts, templates: environment.templates, access: access, publishing: publishing,
+        heavyWork: environment.heavyWork
+    ).addRoutes(to: routes)
     PreviewController(
         published: environment.published, templates: environment.templates, drafts: environment.drafts,
-        templatesController: templates
+        access: access
     ).addRoutes(to: routes)
     ChangeRequestsController(
         changeRequests: environment.changeRequests, templates: environment.templates, drafts: environment.drafts,
-        templatesController: templates
+        access: access, publishing: publishing, heavyWork: environment.heavyWork
     ).addRoutes(to: routes)
-    AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
+    AuditLogController(database: environment.database, auth: auth, access: access).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
     StoreSyncController(
-        links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync,
-        templatesController: templates
+        links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)
     table.serve(from: router)
     return router
@@ -188,7 +192,8 @@ public func buildApplication(
         },
         logger: logger
     )
-    app.addServices(database, StreamHubService(hub: environment.streams))
+    // Heavy work first: services stop in reverse order, and every later one may still hand it work.
+    app.addServices(environment.heavyWork, database, StreamHubService(hub: environment.streams))
     let wakeup = ChangeRequestScheduler.Wakeup()
     app.addServices(
         EventListener(
@@ -208,36 +213,4 @@ public func buildApplication(
         try await environment.clientKeys.synchronize()
     }
     return app
-}
-
-/// Makes sure an admin can get in: the configured token, or on a first start a new one shown once.
-struct AdminBootstrap {
-    let keys: KeyStore
-    let configuration: ServerConfiguration
-    let logger: Logger
-
-    func run() async throws {
-        if let token = configuration.adminToken, !token.isEmpty {
-            try await keys.ensureBootstrapAdmin(token: token)
-            logger.info("admin key from RC_ADMIN_TOKEN is active")
-            return
-        }
-        guard try await !keys.hasGlobalAdmin() else { return }
-        let token = KeySecret.generate(role: .admin)
-        try await keys.ensureBootstrapAdmin(token: token)
-        let path = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("admin-token").path
-        try? FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        FileManager.default.createFile(
-            atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
-        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        // Printed once, on purpose: this is how the first admin learns it. Never logged.
-        Console.line("Admin token (shown once, also saved to \(path)): \(token)")
-    }
-}
-
-/// Lines for the person who started the server, written unbuffered so they appear at once even in a pipe.
-public enum Console {
-    public static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
 }

@@ -80,6 +80,17 @@ struct RegularExpressionTests {
                 .evaluate(context) == .true)
     }
 
+    @Test("the empty pattern matches every string; a NUL inside a pattern is part of it")
+    func emptyAndNUL() throws {
+        let empty = try CompiledRegex("")
+        #expect(empty.matches(""))
+        #expect(empty.matches("anything"))
+        let withNUL = try CompiledRegex("a\u{0}b")
+        #expect(withNUL.matches("xa\u{0}by"))
+        #expect(!withNUL.matches("a"))
+        #expect(!withNUL.matches("ab"))
+    }
+
     @Test("backreferences and lookaround are refused, with the position of the list")
     func refused() {
         for pattern in [#"(a)\1"#, "(?=a)b", "(?!a)b", "(?<=a)b", "a++"] {

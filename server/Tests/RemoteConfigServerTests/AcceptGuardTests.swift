@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -21,9 +22,9 @@ import Testing
         let metrics = ServerMetrics()
         let server = EmbeddedChannel(handler: AcceptGuard(capacity: 2, metrics: metrics))
         let children = (0..<4).map { _ in EmbeddedChannel() }
-        var closed = [false, false, false, false]
+        let closing = NIOLockedValueBox([false, false, false, false])
         for (index, child) in children.enumerated() {
-            child.closeFuture.whenComplete { _ in closed[index] = true }
+            child.closeFuture.whenComplete { _ in closing.withLockedValue { $0[index] = true } }
         }
         for child in children.prefix(3) {
             try server.writeInbound(child as any Channel)
@@ -32,7 +33,8 @@ import Testing
         #expect(try server.readInbound(as: (any Channel).self) === children[0])
         #expect(try server.readInbound(as: (any Channel).self) === children[1])
         #expect(try server.readInbound(as: (any Channel).self) == nil, "the third is not handed on")
-        #expect(closed == [false, false, true, false], "the one past the room is closed at once")
+        #expect(
+            closing.withLockedValue { $0 } == [false, false, true, false], "the one past the room is closed at once")
         #expect(Self.metric(metrics, "rc_connections_refused_total") == "rc_connections_refused_total 1")
 
         _ = try children[0].finish()

@@ -55,7 +55,7 @@ public struct TestApp {
             try await body(
                 Session(
                     client: client, database: database, streams: environment.streams,
-                    clientKeys: environment.clientKeys))
+                    clientKeys: environment.clientKeys, environment: environment))
         }
     }
 
@@ -75,6 +75,8 @@ public struct TestApp {
         public let streams: StreamHub
         /// The application's client keys in memory.
         public let clientKeys: ClientKeys
+        /// Everything the application was built around (its heavy-work threads, say).
+        public let environment: AppEnvironment
         /// The port of a live application.
         public var port: Int { client.port ?? 0 }
 

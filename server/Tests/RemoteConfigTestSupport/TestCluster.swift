@@ -26,7 +26,7 @@ public actor TestCluster {
         let cluster = try await startIfNeeded()
         counter += 1
         let name = "t_\(counter)_\(UUID().uuidString.prefix(8).lowercased())"
-        try await PostgresConnectionHandle.with(try Self.url(cluster, "postgres"), logger: Self.logger) { admin in
+        _ = try await PostgresConnectionHandle.with(try Self.url(cluster, "postgres"), logger: Self.logger) { admin in
             try await admin.connection.query(
                 PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE rc_template"), logger: Self.logger)
         }

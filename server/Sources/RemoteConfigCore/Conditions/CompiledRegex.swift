@@ -13,13 +13,11 @@ struct CompiledRegex: Sendable {
     /// Compiles `pattern`; throws RE2's reason when it is not a valid RE2 expression.
     init(_ pattern: String) throws(RegexError) {
         self.pattern = pattern
-        var bytes = Array(pattern.utf8)
         var reason = [CChar](repeating: 0, count: 256)
-        let compiled = bytes.withUnsafeMutableBufferPointer { pattern in
-            pattern.withMemoryRebound(to: CChar.self) { pattern in
-                rc_re2_new(pattern.baseAddress ?? UnsafeMutablePointer(mutating: ""), pattern.count, &reason, 256)
-            }
-        }
+        // The length is passed, so a NUL inside the pattern is part of it, and an empty pattern still has a
+        // valid pointer (to its terminator) for the whole call.
+        let length = pattern.utf8.count
+        let compiled = pattern.withCString { pattern in rc_re2_new(pattern, length, &reason, 256) }
         guard let compiled else {
             let end = reason.firstIndex(of: 0) ?? reason.endIndex
             throw RegexError(reason: String(decoding: reason[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self))

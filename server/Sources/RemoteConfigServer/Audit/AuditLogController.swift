@@ -8,7 +8,7 @@ import RemoteConfigStore
 struct AuditLogController {
     let database: Database
     let auth: Authenticator
-    let templates: TemplatesController
+    let access: ProjectAccess
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/auditLog", query: ["pageSize", "pageToken"], use: projectLog)
@@ -16,7 +16,7 @@ struct AuditLogController {
     }
 
     @Sendable func projectLog(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templates.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         return try await page(of: project, request)
     }
 

@@ -16,7 +16,7 @@ struct EventListener: Service {
     var onScheduled: @Sendable () -> Void = {}
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await listenForever() }
                 group.addTask { await checkPeriodically() }

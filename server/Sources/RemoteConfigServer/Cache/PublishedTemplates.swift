@@ -30,12 +30,14 @@ public final class PublishedTemplates: Sendable {
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
     private let loaded = NIOLockedValueBox(false)
     private let templates: TemplateStore
+    private let heavyWork: HeavyWork
     private let logger: Logger
     /// Called after a project's template changed in this cache (the realtime stream listens).
     private let observers = NIOLockedValueBox<[@Sendable (String, Int64) -> Void]>([])
 
-    public init(templates: TemplateStore, logger: Logger) {
+    init(templates: TemplateStore, heavyWork: HeavyWork, logger: Logger) {
         self.templates = templates
+        self.heavyWork = heavyWork
         self.logger = logger
     }
 
@@ -63,7 +65,7 @@ public final class PublishedTemplates: Sendable {
                 template.version = TemplateVersion(versionNumber: String(stored.versionNumber))
                 return try CompiledTemplate(template)
             }
-            compiled = try await HeavyWork.run(size: stored.templateJSON.utf8.count, compile)
+            compiled = try await heavyWork.run(size: stored.templateJSON.utf8.count, compile)
         } catch {
             // Published templates were validated; a failure here means a bug, not bad input.
             logger.error("cannot compile version \(stored.versionNumber) of \(stored.project): \(error)")

@@ -11,7 +11,11 @@ struct ChangeRequestsController {
     let changeRequests: ChangeRequestStore
     let templates: TemplateStore
     let drafts: DraftStore
-    let templatesController: TemplatesController
+    let access: ProjectAccess
+    /// The one publish path's follow-up: metrics, and this server's cache told at once.
+    let publishing: Publishing
+    /// Where a large proposed template is validated and compiled.
+    let heavyWork: HeavyWork
 
     static let collection = "/v1/projects/{p}/remoteConfig/changeRequests"
 
@@ -28,12 +32,12 @@ struct ChangeRequestsController {
     /// `POST …/changeRequests`: a template body, a rollback, or (with neither) the draft named by `If-Match`;
     /// validated here exactly as a publish validates, so a bad one is refused now rather than at publish time.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let body = try await CreateChangeRequestBody.read(request, context: context)
         var proposal = ChangeRequestProposal(
             templateJSON: "", description: body.description, publishTime: body.publishTime)
         if let template = body.template {
-            proposal.templateJSON = try await Self.prepare(template).storedJSON
+            proposal.templateJSON = try await Self.prepare(template, on: heavyWork).storedJSON
         } else if let source = body.rollbackSource {
             guard let stored = try await templates.version(project, source) else {
                 throw StoreError.notFound(
@@ -44,7 +48,7 @@ struct ChangeRequestsController {
             proposal.rollbackSource = source
         } else {
             let draft = try await currentDraft(project, request)
-            let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON)) {
+            let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON), on: heavyWork) {
                 $0.extra["baseVersionNumber"] = nil
             }
             proposal.templateJSON = prepared.storedJSON
@@ -67,10 +71,10 @@ struct ChangeRequestsController {
     }
 
     /// Validates and compiles the `template` of a body like a publish body; errors name `template.<field>`.
-    static func prepare(_ template: JSONValue) async throws -> PreparedTemplate {
+    static func prepare(_ template: JSONValue, on heavyWork: HeavyWork) async throws -> PreparedTemplate {
         let bytes = ByteBuffer(bytes: template.jsonBytes())
         do {
-            return try await TemplateHTTP.prepare(bytes)
+            return try await TemplateHTTP.prepare(bytes, on: heavyWork)
         } catch var error as APIError {
             error.details = error.details.map { detail in
                 var detail = detail
@@ -82,7 +86,7 @@ struct ChangeRequestsController {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         let parameters = request.uri.queryParameters
         var query = ChangeRequestQuery()
         if let text = parameters.get("state") {
@@ -120,7 +124,7 @@ struct ChangeRequestsController {
 
     /// One change request, with `diff` against the template published now.
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         let found = try await read(project, context)
         var object = try ChangeRequestJSON.object(found)
         let latest = try await templates.latest(project)
@@ -133,7 +137,7 @@ struct ChangeRequestsController {
     }
 
     @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let comment = try await ReviewBody.read(request, context: context).comment
         let approved = try await changeRequests.approve(project, id, comment: comment, actor: key.auditActor)
@@ -141,7 +145,7 @@ struct ChangeRequestsController {
     }
 
     @Sendable func reject(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let comment = try await ReviewBody.read(request, context: context).comment
         let rejected = try await changeRequests.reject(project, id, comment: comment, actor: key.auditActor)
@@ -150,7 +154,7 @@ struct ChangeRequestsController {
 
     /// The author may cancel, or an admin.
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let cancelled = try await changeRequests.cancel(
             project, id, actor: key.auditActor, asAdmin: key.role.covers(.admin))
@@ -159,12 +163,12 @@ struct ChangeRequestsController {
 
     /// Publishes now; answers the change request with the version it became (`publishedVersionNumber`).
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let force = try request.flag("force")
         let done = try await changeRequests.publish(project, id, force: force, actor: key.auditActor)
         // This server's cache takes the version at once; the others hear of it by NOTIFY.
-        _ = try await templatesController.publishing { done.version }
+        _ = try await publishing.run { done.version }
         return TemplateHTTP.response(try ChangeRequestJSON.object(done.request))
     }
 

@@ -126,17 +126,20 @@ final class FetchEndpoint: Sendable {
     let metrics: ServerMetrics
     /// nil: no limit (the default).
     let rateLimiter: FetchRateLimiter?
+    /// Where evaluations at the limits run.
+    let heavyWork: HeavyWork
     /// Which web origins may call from a browser (the front adds the headers; the router's middleware too).
     let cors: CORSPolicy
 
     init(
         published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?,
-        cors: CORSPolicy = .none
+        heavyWork: HeavyWork, cors: CORSPolicy = .none
     ) {
         self.published = published
         self.clientKeys = clientKeys
         self.metrics = metrics
         self.rateLimiter = rateLimiter
+        self.heavyWork = heavyWork
         self.cors = cors
     }
 
@@ -172,7 +175,7 @@ final class FetchEndpoint: Sendable {
                 step = try afterKey(key, secret: secret, call)
             }
             if case .evaluateOffLoop(let work) = step {
-                step = .done(try await HeavyWork.run(work))
+                step = .done(try await heavyWork.run(work))
             }
         } catch let error as APIError {
             step = .done(Self.reply(error, route: call.route))

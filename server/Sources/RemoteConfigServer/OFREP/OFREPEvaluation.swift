@@ -2,16 +2,6 @@ import Foundation
 import HTTPTypes
 import NIOCore
 
-/// Where a caller reached this server: what an OFREP bulk answer's stream URL is built from.
-struct RequestOrigin: Sendable, Equatable {
-    /// `Host`.
-    var host: String?
-    /// `X-Forwarded-Host`, set by a proxy in front of this server.
-    var forwardedHost: String?
-    /// `X-Forwarded-Proto` (`https` behind a proxy that ends TLS).
-    var forwardedProto: String?
-}
-
 /// An OFREP call of a client key's project, and how its answers and errors are written.
 ///
 /// Bulk answers carry an `eventStreams` entry: this project's `remoteConfig:stream` in OFREP's event format

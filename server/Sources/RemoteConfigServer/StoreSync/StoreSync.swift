@@ -32,6 +32,8 @@ struct StoreSync: Sendable {
     let lookup: AppStoreLookup
     let delivery: any StoreSyncDelivery
     let metrics: ServerMetrics
+    /// Where a large template's sync is decoded and compiled.
+    let heavyWork: HeavyWork
     let logger: Logger
     /// Rings the background loop (`StoreSyncService`) so a link saved just now is synced without waiting.
     let doorbell: AsyncStream<Void>.Continuation
@@ -130,7 +132,7 @@ struct StoreSync: Sendable {
                 throw StoreSyncProblem(description: "nothing is published in \(project) yet")
             }
             let mappings = claim.link.settings.parameters
-            let made = try await HeavyWork.run(size: latest.templateJSON.utf8.count) {
+            let made = try await heavyWork.run(size: latest.templateJSON.utf8.count) {
                 () throws -> (PreparedTemplate, [String])? in
                 var template = try RemoteConfigTemplate(json: Array(latest.templateJSON.utf8))
                 let changed = try Self.apply(listing, mappings, to: &template)

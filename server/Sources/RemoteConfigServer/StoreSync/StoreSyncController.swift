@@ -8,7 +8,7 @@ struct StoreSyncController {
     let links: StoreLinkStore
     let templates: TemplateStore
     let sync: StoreSync
-    let templatesController: TemplatesController
+    let access: ProjectAccess
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/storeSync", use: get)
@@ -17,12 +17,12 @@ struct StoreSyncController {
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         return JSONResponse.make(Self.json(try await links.get(project)))
     }
 
     @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .admin)
+        let (project, key) = try await access.project(request, context, .admin)
         let body = try await StoreLinkBody.read(request, context: context)
         let published = try await templates.latest(project)
         let template = try published.map { try RemoteConfigTemplate(json: Array($0.templateJSON.utf8)) }
@@ -34,7 +34,7 @@ struct StoreSyncController {
     }
 
     @Sendable func run(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         guard try await links.get(project) != nil else {
             throw APIError.invalidField(
                 "appStoreId", reason: "NO_STORE_LINK",

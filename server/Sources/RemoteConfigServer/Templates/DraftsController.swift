@@ -7,7 +7,11 @@ import RemoteConfigStore
 struct DraftsController {
     let drafts: DraftStore
     let templates: TemplateStore
-    let templatesController: TemplatesController
+    let access: ProjectAccess
+    /// The one publish path's follow-up: metrics, and this server's cache told at once.
+    let publishing: Publishing
+    /// Where a large draft is validated and compiled.
+    let heavyWork: HeavyWork
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/remoteConfig/draft", use: get)
@@ -19,7 +23,7 @@ struct DraftsController {
     /// The stored draft, or else a copy of the published template that is not stored: a read writes nothing.
     /// The copy's ETag names its base, so a first save from it keeps the base the editor saw.
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         if let existing = try await drafts.get(project) { return try response(existing) }
         let latest = try await templates.latest(project)
         let base = latest?.versionNumber ?? 0
@@ -29,10 +33,10 @@ struct DraftsController {
     }
 
     @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        var template = try await TemplateHTTP.decodeTemplate(body)
+        var template = try await TemplateHTTP.decodeTemplate(body, on: heavyWork)
         template.extra["baseVersionNumber"] = nil
         var base = try await templates.latest(project)?.versionNumber ?? 0
         let expected: Int64?
@@ -51,13 +55,13 @@ struct DraftsController {
     }
 
     @Sendable func discard(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         try await drafts.delete(project, actor: key.auditActor)
         return TemplateHTTP.response([:])
     }
 
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await templatesController.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "draft", project: project)
         let body = try await PublishDraftBody.read(request, context: context)
         let force = try request.flag("force")
@@ -77,10 +81,10 @@ struct DraftsController {
                 throw TemplateStoreError.baseChanged(base: draft.baseVersion, latest: latest)
             }
         }
-        let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON)) {
+        let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON), on: heavyWork) {
             $0.extra["baseVersionNumber"] = nil
         }
-        let stored = try await templatesController.publishing(prepared.compiled) {
+        let stored = try await publishing.run(prepared.compiled) {
             try await drafts.publish(
                 project, revision: draft.revision, templateJSON: prepared.storedJSON, force: force,
                 description: body.description, origin: TemplatesController.origin(body.updateOrigin),

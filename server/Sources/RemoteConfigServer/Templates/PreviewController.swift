@@ -10,14 +10,14 @@ struct PreviewController {
     let published: PublishedTemplates
     let templates: TemplateStore
     let drafts: DraftStore
-    let templatesController: TemplatesController
+    let access: ProjectAccess
 
     func addRoutes(to routes: Routes) {
         routes.post("/v1/projects/{p}/remoteConfig:evaluate", use: evaluate)
     }
 
     @Sendable func evaluate(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         let body = try await PreviewBody.read(request, context: context)
         let compiled = try await template(project, version: body.versionNumber)
         return TemplateHTTP.response(Self.json(compiled, body.caller))

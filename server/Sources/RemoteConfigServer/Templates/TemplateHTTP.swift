@@ -55,9 +55,10 @@ enum TemplateHTTP {
     /// Decodes, validates and compiles a template body in one pass, on the heavy-work threads when it is
     /// large (a 1 MiB template takes a while); 400 with every problem, field by field.
     static func prepare(
-        _ body: ByteBuffer, adjust: @escaping @Sendable (inout RemoteConfigTemplate) -> Void = { _ in }
+        _ body: ByteBuffer, on heavyWork: HeavyWork,
+        adjust: @escaping @Sendable (inout RemoteConfigTemplate) -> Void = { _ in }
     ) async throws -> PreparedTemplate {
-        try await HeavyWork.run(size: body.readableBytes) { try prepare(body.readableBytesView, adjust: adjust) }
+        try await heavyWork.run(size: body.readableBytes) { try prepare(body.readableBytesView, adjust: adjust) }
     }
 
     /// Decodes, validates and compiles a template; 400 with every problem, field by field.
@@ -73,8 +74,8 @@ enum TemplateHTTP {
 
     /// Decodes and validates a template body (a draft, a preview: nothing to compile for serving), on the
     /// heavy-work threads when it is large; 400 with every problem, field by field.
-    static func decodeTemplate(_ body: ByteBuffer) async throws -> RemoteConfigTemplate {
-        try await HeavyWork.run(size: body.readableBytes) { try decodeTemplate(body.readableBytesView) }
+    static func decodeTemplate(_ body: ByteBuffer, on heavyWork: HeavyWork) async throws -> RemoteConfigTemplate {
+        try await heavyWork.run(size: body.readableBytes) { try decodeTemplate(body.readableBytesView) }
     }
 
     /// Decodes and validates a template body; 400 with every problem, field by field.

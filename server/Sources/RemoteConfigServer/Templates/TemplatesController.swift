@@ -8,11 +8,11 @@ import RemoteConfigStore
 struct TemplatesController {
     let templates: TemplateStore
     let drafts: DraftStore
-    let projects: ProjectStore
-    /// This server's cache, told of a publish at once.
-    let published: PublishedTemplates
-    let metrics: ServerMetrics
-    let auth: Authenticator
+    let access: ProjectAccess
+    /// The one publish path's follow-up: metrics, and this server's cache told at once.
+    let publishing: Publishing
+    /// Where a large template is validated and compiled.
+    let heavyWork: HeavyWork
 
     func addRoutes(to routes: Routes) {
         routes.get("/v1/projects/{p}/remoteConfig", query: ["versionNumber"], use: get)
@@ -25,18 +25,8 @@ struct TemplatesController {
         routes.get("/v1/projects/{p}/remoteConfig:diff", query: ["from", "to"], use: diff)
     }
 
-    /// The project of the route, once the key may act on it with `role` and the project exists.
-    func project(_ request: Request, _ context: AppRequestContext, _ role: Role) async throws -> (String, APIKey) {
-        let project = try context.parameters.require("p")
-        let key = try await auth.require(role, on: .project(project), request)
-        guard try await projects.get(project) != nil else {
-            throw APIError.notFound("project \(project) not found")
-        }
-        return (project, key)
-    }
-
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await self.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         if let number = try TemplateHTTP.versionNumber(
             request.uri.queryParameters.get("versionNumber"), field: "versionNumber")
         {
@@ -54,10 +44,10 @@ struct TemplatesController {
     }
 
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await self.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let precondition = try TemplateHTTP.precondition(request, kind: "etag", project: project)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let prepared = try await TemplateHTTP.prepare(body)
+        let prepared = try await TemplateHTTP.prepare(body, on: heavyWork)
         let template = prepared.template
         let expected: Int64?
         switch precondition {
@@ -77,14 +67,14 @@ struct TemplatesController {
             object["version"] = nil
             return TemplateHTTP.response(object, etag: TemplateHTTP.etag(project: project, version: latest))
         }
-        let stored = try await publishing(prepared.compiled) {
+        let stored = try await publishing.run(prepared.compiled) {
             try await templates.publish(project, publishRequest, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
     }
 
     @Sendable func listVersions(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await self.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         let parameters = request.uri.queryParameters
         var query = VersionQuery()
         if let text = parameters.get("pageSize") {
@@ -111,7 +101,7 @@ struct TemplatesController {
     }
 
     @Sendable func rollback(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, key) = try await self.project(request, context, .editor)
+        let (project, key) = try await access.project(request, context, .editor)
         let body = try await RollbackBody.read(request, context: context)
         let number = body.versionNumber
         guard let source = try await templates.version(project, number) else {
@@ -121,7 +111,7 @@ struct TemplatesController {
             templateJSON: source.templateJSON, expectedVersion: nil, updateType: "ROLLBACK",
             updateUser: key.displayName, updateOrigin: Self.origin(body.updateOrigin),
             description: "Rollback to version \(number)", rollbackSource: number)
-        let stored = try await publishing {
+        let stored = try await publishing.run {
             try await templates.publish(project, publishRequest, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)
@@ -148,7 +138,7 @@ struct TemplatesController {
     }
 
     @Sendable func downloadDefaults(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await self.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         let format = (request.uri.queryParameters.get("format") ?? "JSON").uppercased()
         guard let kind = DefaultsFile.Format(rawValue: format) else {
             throw APIError.invalidField("format", reason: "INVALID_FORMAT", "format must be JSON, PLIST or XML")
@@ -168,7 +158,7 @@ struct TemplatesController {
     }
 
     @Sendable func diff(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await self.project(request, context, .viewer)
+        let (project, _) = try await access.project(request, context, .viewer)
         let parameters = request.uri.queryParameters
         guard let fromText = parameters.get("from"), let toText = parameters.get("to") else {
             throw APIError.invalidArgument(
@@ -197,13 +187,6 @@ struct TemplatesController {
             json = stored.templateJSON
         }
         return try RemoteConfigTemplate(json: Array(json.utf8))
-    }
-
-    /// Runs a publish and tells this server's cache at once (see `Publishing`).
-    func publishing(_ compiled: CompiledTemplate? = nil, _ body: () async throws -> StoredVersion) async throws
-        -> StoredVersion
-    {
-        try await Publishing(published: published, metrics: metrics).run(compiled, body)
     }
 
     static func time(_ text: String?, field: String) throws -> Date? {

@@ -130,6 +130,8 @@ import Testing
         #expect(status == 0)
         #expect(stopped < .seconds(5), "SIGTERM took \(stopped) with heavy work running")
         #expect(heavyDone > 0, "the heavy requests never completed")
-        print("isolation: slowest probe \(slowest), \(heavyDone) heavy requests, SIGTERM exit after \(stopped)")
+        print(
+            "isolation: slowest of \(probes) probes \(slowest), \(heavyDone) heavy requests, SIGTERM exit after \(stopped)"
+        )
     }
 }

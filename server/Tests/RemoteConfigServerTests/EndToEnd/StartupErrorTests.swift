@@ -62,10 +62,39 @@ import Testing
         #expect(fromEnvironment.contains("RC_STORE_LOOKUP_URL"))
     }
 
+    @Test("a first start that cannot save its admin token stops, names the file, and makes no token valid")
+    func adminTokenCannotBeSaved() async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        let dataDir = ServeCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        // A folder where the file should go: no mode or user makes that writable.
+        try FileManager.default.createDirectory(atPath: dataDir + "/admin-token", withIntermediateDirectories: true)
+        let arguments = [
+            "serve", "--port", "0", "--database-url", ServeCommandTests.urlText(url), "--data-dir", dataDir,
+        ]
+        let server = try ServerProcess(arguments)
+        let status = try await server.waitForExit(timeout: .seconds(60))
+        #expect(status >= 1)
+        let lines = server.output.split(separator: "\n").filter { $0.contains("error: ") }
+        #expect(lines.count == 1, "expected one error line in:\n\(server.output)")
+        let line = lines.first.map(String.init) ?? ""
+        #expect(line.contains(dataDir + "/admin-token") && line.contains("cannot save"))
+        #expect(!server.output.contains("rc_admin_"), "a token it could not save was shown")
+
+        // Nothing was made valid: once the way is clear, the next start still generates and saves a token.
+        try FileManager.default.removeItem(atPath: dataDir + "/admin-token")
+        let next = try ServerProcess(arguments)
+        _ = try await next.waitUntilListening()
+        let token = try String(contentsOfFile: dataDir + "/admin-token", encoding: .utf8)
+        #expect(token.hasPrefix("rc_admin_") && next.output.contains(token.trimmingCharacters(in: .newlines)))
+        next.signal(SIGTERM)
+        #expect(try await next.waitForExit() == 0)
+    }
+
     @Test func editedMigrationStopsStartUp() async throws {
         let url = try await TestCluster.shared.makeDatabase()
         let logger = Logger(label: "test")
-        try await PostgresConnectionHandle.with(url, logger: logger) { handle in
+        _ = try await PostgresConnectionHandle.with(url, logger: logger) { handle in
             try await handle.connection.query(
                 "UPDATE schema_migrations SET checksum = 'tampered' WHERE name = '001_init.sql'", logger: logger)
         }

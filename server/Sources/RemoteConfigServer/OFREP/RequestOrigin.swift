@@ -1,0 +1,9 @@
+/// Where a caller reached this server: what an OFREP bulk answer's stream URL is built from.
+struct RequestOrigin: Sendable, Equatable {
+    /// `Host`.
+    var host: String?
+    /// `X-Forwarded-Host`, set by a proxy in front of this server.
+    var forwardedHost: String?
+    /// `X-Forwarded-Proto` (`https` behind a proxy that ends TLS).
+    var forwardedProto: String?
+}
