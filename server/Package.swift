@@ -108,6 +108,7 @@ let package = Package(
         .target(
             name: "RemoteConfigTestSupport",
             dependencies: [
+                "RemoteConfigCore",
                 "RemoteConfigStore",
                 "RemoteConfigServer",
                 .product(name: "Hummingbird", package: "hummingbird"),

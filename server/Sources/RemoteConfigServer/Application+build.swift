@@ -31,6 +31,11 @@ public struct AppEnvironment: Sendable {
     /// What wakes the background loop of store sync (`StoreSync.wake()` rings it).
     let storeSyncDoorbell: AsyncStream<Void>
 
+    /// The impact sample that collection keeps.
+    public let insightSamples: InsightSampleStore
+    /// The active-instance estimate impact is scaled to; nil scales to the sampled instances.
+    public var activeInstances: ActiveInstanceCount?
+
     /// Fetches per second per client key; nil for no limit.
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
@@ -48,6 +53,7 @@ public struct AppEnvironment: Sendable {
         self.templates = TemplateStore(database: database)
         self.drafts = DraftStore(database: database)
         self.changeRequests = ChangeRequestStore(database: database)
+        self.insightSamples = InsightSampleStore(database: database)
         self.published = PublishedTemplates(templates: templates, logger: logger)
         self.clientKeys = ClientKeys(keys: keys)
         let streams = StreamHub(keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams)
@@ -122,6 +128,12 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ChangeRequestsController(
         changeRequests: environment.changeRequests, templates: environment.templates, drafts: environment.drafts,
         templatesController: templates
+    ).addRoutes(to: routes)
+    ImpactController(
+        samples: environment.insightSamples, published: environment.published, templates: environment.templates,
+        drafts: environment.drafts, changeRequests: environment.changeRequests, templatesController: templates,
+        activeInstances: environment.activeInstances, sampleSize: 10_000,
+        logger: Logger(label: "remote-config.impact")
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
