@@ -48,14 +48,14 @@ public enum ImpactSummary {
     }
 
     /// A share as a percentage with one decimal; a share too small for that says so.
-    static func percent(_ share: Double) -> String {
+    public static func percent(_ share: Double) -> String {
         if share > 0, share < 0.0005 { return "under 0.1%" }
         let tenths = Int((share * 1000).rounded())
         return "\(tenths / 10).\(tenths % 10)%"
     }
 
     /// 1240 → "1,240".
-    static func count(_ value: Int) -> String {
+    public static func count(_ value: Int) -> String {
         var digits = Array(String(abs(value)))
         var index = digits.count - 3
         while index > 0 {
