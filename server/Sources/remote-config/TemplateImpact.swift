@@ -69,7 +69,7 @@ extension Template {
                 }
                 table.add(
                     change.parameter, change.from ?? "(in-app default)", change.to ?? "(in-app default)",
-                    "\(ImpactSummary.percent(change.share)) ± \(ImpactSummary.percent(change.margin))",
+                    ImpactSummary.estimate(change.share, margin: change.margin),
                     "about \(ImpactSummary.count(change.instances))", versions.joined(separator: ", "))
             }
             lines.append("")

@@ -59,8 +59,9 @@ import Testing
             // The sample is the whole active fleet here: nothing is estimated, so no margin.
             #expect(forced["margin"] as? Double == 0)
             let changes = try #require(reply.json["changes"] as? [[String: Any]])
-            #expect(changes.map { $0["parameter"] as? String } == ["require_force_update", "current_version"])
-            let required = changes[0]
+            // In the published template's parameter order (here that of a dictionary, so either).
+            #expect(Set(changes.map { $0["parameter"] as? String }) == ["require_force_update", "current_version"])
+            let required = try #require(changes.first { $0["parameter"] as? String == "require_force_update" })
             #expect(required["from"] as? String == "false")
             #expect(required["to"] as? String == "true")
             #expect(required["instances"] as? Int == 30)
@@ -71,8 +72,9 @@ import Testing
             #expect(versions.count == 1)
             #expect(versions.first?["version"] as? String == "2.2.1")
             #expect(versions.first?["platform"] as? String == "IOS")
-            #expect(changes[1]["instances"] as? Int == 100)
-            #expect(changes[1]["to"] as? String == "2.4.0")
+            let current = try #require(changes.first { $0["parameter"] as? String == "current_version" })
+            #expect(current["instances"] as? Int == 100)
+            #expect(current["to"] as? String == "2.4.0")
             let summary = try #require(reply.json["summary"] as? String)
             #expect(
                 summary.hasPrefix(

@@ -17,7 +17,7 @@ public enum ImpactSummary {
                 }
             sentences.append("This change makes " + parts.joined(separator: "; and ") + ".")
         } else if forced.noLongerRequired == 0 {
-            sentences.append("This change requires no one to update (\(forced.parameter)).")
+            sentences.append("No app instance is newly required to update (\(forced.parameter)).")
         }
         if forced.noLongerRequired > 0 {
             sentences.append(
@@ -31,10 +31,15 @@ public enum ImpactSummary {
             let affected = report.affected
             sentences.append(
                 "\(parameters == 1 ? "1 parameter changes" : "\(parameters) parameters change") for "
-                    + "\(percent(affected.share)) ± \(percent(affected.margin)) of active instances, "
+                    + "\(estimate(affected.share, margin: affected.margin)) of active instances, "
                     + "about \(count(affected.instances)) of \(count(report.sample.activeInstances)).")
         }
         return sentences.joined(separator: " ")
+    }
+
+    /// "4.1% ± 0.4%", or "4.1%" when the sample is the whole fleet (nothing is estimated).
+    public static func estimate(_ share: Double, margin: Double) -> String {
+        margin > 0 ? "\(percent(share)) ± \(percent(margin))" : percent(share)
     }
 
     /// `IOS` → "iOS installs".
