@@ -127,6 +127,20 @@ import Testing
         #expect(ImpactSummary.percent(0.0001) == "under 0.1%")
     }
 
+    @Test func thousandsOfVersionsAreFoldedIntoOther() throws {
+        let estimator = ImpactEstimator(
+            published: try Self.compile(Self.published), candidate: try Self.compile(Self.candidate),
+            forceUpdateParameter: "require_force_update")
+        let fleet = (0..<2_000).map {
+            FetchContext(appInstanceId: "i\($0)", platform: .android, appVersion: "9.\($0)")
+        }
+        let report = estimator.estimate(sample: fleet, since: "2026-11-19T00:00:00Z", activeInstances: 2_000)
+        let banner = try #require(report.changes.first { $0.parameter == "banner" })
+        #expect(banner.byVersion.count == ImpactEstimator.versionLimit + 1)
+        #expect(banner.byVersion.last == .init(platform: "ANDROID", version: "(other)", instances: 1_950))
+        #expect(banner.byVersion.reduce(0) { $0 + $1.instances } == 2_000)
+    }
+
     @Test func anEmptySampleSaysSoAndChangesNothing() throws {
         let estimator = ImpactEstimator(
             published: nil, candidate: try Self.compile(Self.candidate), forceUpdateParameter: "require_force_update")

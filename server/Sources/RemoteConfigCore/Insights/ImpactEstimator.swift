@@ -10,6 +10,9 @@ import Foundation
 /// factor (the finite-population correction) shrinks the margin as the sample covers more of the fleet and
 /// makes it 0 when the sample is the whole active population.
 public struct ImpactEstimator: Sendable {
+    /// The most versions listed in a `byVersion`; the rest are summed per platform as `(other)`.
+    public static let versionLimit = 50
+
     /// The templates compared.
     public let published: CompiledTemplate?
     /// The template that would be published.
@@ -138,15 +141,27 @@ public struct ImpactEstimator: Sendable {
             }
         }
 
+        /// Most instances first; past `versionLimit`, the rest of each platform as one `(other)` entry, since
+        /// versions come from untrusted apps and a sample may hold thousands of them.
         func versions(_ counts: Counts) -> [ImpactReport.VersionPart] {
-            counts.byGroup.sorted { left, right in
+            let sorted = counts.byGroup.sorted { left, right in
                 if left.value != right.value { return left.value > right.value }
                 if left.key.platform != right.key.platform { return left.key.platform < right.key.platform }
                 return (left.key.version ?? "") < (right.key.version ?? "")
-            }.map { group, count in
+            }
+            var parts = sorted.prefix(ImpactEstimator.versionLimit).map { group, count in
                 ImpactReport.VersionPart(
                     platform: group.platform, version: group.version ?? "(none)", instances: instances(count))
             }
+            var rest: [String: Int] = [:]
+            for (group, count) in sorted.dropFirst(ImpactEstimator.versionLimit) {
+                rest[group.platform, default: 0] += count
+            }
+            for (platform, count) in rest.sorted(by: { $0.key < $1.key }) {
+                parts.append(
+                    ImpactReport.VersionPart(platform: platform, version: "(other)", instances: instances(count)))
+            }
+            return parts
         }
 
         /// Four decimals: finer digits would claim a precision a sample does not have.
