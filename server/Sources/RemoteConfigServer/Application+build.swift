@@ -131,7 +131,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ).addRoutes(to: routes)
     ImpactController(
         samples: environment.insightSamples, published: environment.published, templates: environment.templates,
-        drafts: environment.drafts, changeRequests: environment.changeRequests, templatesController: templates,
+        drafts: environment.drafts, changeRequests: environment.changeRequests,
+        project: { request, context in try await templates.project(request, context, .viewer).0 },
+        prepare: { try await TemplateHTTP.prepare($0) },
+        heavyWork: { size, work in try await HeavyWork.run(size: size, work) },
         activeInstances: environment.activeInstances, sampleSize: 10_000,
         logger: Logger(label: "remote-config.impact")
     ).addRoutes(to: routes)

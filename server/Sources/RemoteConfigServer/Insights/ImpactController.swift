@@ -19,7 +19,12 @@ struct ImpactController {
     let templates: TemplateStore
     let drafts: DraftStore
     let changeRequests: ChangeRequestStore
-    let templatesController: TemplatesController
+    /// The project the path names, once the key may read it (404 for an unknown one).
+    let project: @Sendable (Request, AppRequestContext) async throws -> String
+    /// Validates and compiles a template body exactly as a publish does (its 400 when invalid).
+    let prepare: @Sendable (ByteBuffer) async throws -> PreparedTemplate
+    /// Runs CPU-heavy work (`size`: a measure of its input) away from the threads serving other requests.
+    let heavyWork: @Sendable (_ size: Int, _ work: @escaping @Sendable () -> ImpactReport) async throws -> ImpactReport
     /// The active-instance estimate; nil counts the sampled instances instead.
     let activeInstances: ActiveInstanceCount?
     /// The most sampled instances an estimate reads.
@@ -34,7 +39,7 @@ struct ImpactController {
     }
 
     @Sendable func impact(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await templatesController.project(request, context, .viewer)
+        let project = try await self.project(request, context)
         let body = try await ImpactBody.read(request, context: context)
         let candidate = try await self.candidate(project, body.candidate)
         let current = try await publishedTemplate(project)
@@ -53,7 +58,7 @@ struct ImpactController {
             published: current, candidate: candidate, forceUpdateParameter: body.forceUpdateParameter)
         let sinceText = JSONResponse.timestamp(since)
         let cost = contexts.count * max(candidate.evaluationCost + (current?.evaluationCost ?? 0), 1)
-        let report = try await HeavyWork.run(size: cost) {
+        let report = try await heavyWork(cost) {
             estimator.estimate(sample: contexts, since: sinceText, activeInstances: active)
         }
         return try Self.response(report)
@@ -63,20 +68,23 @@ struct ImpactController {
     private func candidate(_ project: String, _ candidate: ImpactBody.Candidate) async throws -> CompiledTemplate {
         switch candidate {
         case .template(let template):
-            return try await TemplateHTTP.prepare(ByteBuffer(bytes: template.jsonBytes())).compiled
+            return try await prepare(ByteBuffer(bytes: template.jsonBytes())).compiled
         case .draft:
             guard let draft = try await drafts.get(project) else {
                 // No draft: reading it answers a copy of the published template, which changes nothing.
                 return try await publishedTemplate(project) ?? CompiledTemplate(RemoteConfigTemplate())
             }
-            return try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON)) {
-                $0.extra["baseVersionNumber"] = nil
-            }.compiled
+            // A stored draft carries `baseVersionNumber`, which a template body may not.
+            guard case .object(var object) = try JSONValue(parsing: draft.templateJSON) else {
+                throw APIError(.internalServerError, "a stored draft is not an object")
+            }
+            object["baseVersionNumber"] = nil
+            return try await prepare(ByteBuffer(bytes: JSONValue.object(object).jsonBytes())).compiled
         case .changeRequest(let id):
             guard let found = try await changeRequests.get(project, id) else {
                 throw APIError.notFound("change request \(id) of \(project) not found")
             }
-            return try await TemplateHTTP.prepare(ByteBuffer(string: found.templateJSON ?? "{}")).compiled
+            return try await prepare(ByteBuffer(string: found.templateJSON ?? "{}")).compiled
         }
     }
 
@@ -84,7 +92,7 @@ struct ImpactController {
     private func publishedTemplate(_ project: String) async throws -> CompiledTemplate? {
         if let compiled = published.entry(project)?.answers?.compiled { return compiled }
         guard let stored = try await templates.latest(project) else { return nil }
-        return try await TemplateHTTP.prepare(ByteBuffer(string: stored.templateJSON)).compiled
+        return try await prepare(ByteBuffer(string: stored.templateJSON)).compiled
     }
 
     static func response(_ report: ImpactReport) throws -> Response {
