@@ -117,6 +117,7 @@ let package = Package(
         .target(
             name: "RemoteConfigTestSupport",
             dependencies: [
+                "RemoteConfigCore",
                 "RemoteConfigStore",
                 "RemoteConfigServer",
                 .product(name: "Hummingbird", package: "hummingbird"),

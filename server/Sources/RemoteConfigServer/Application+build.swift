@@ -33,6 +33,11 @@ public struct AppEnvironment: Sendable {
 
     /// Which web origins may call the client routes from a browser.
     public let cors: CORSPolicy
+    /// The impact sample that collection keeps.
+    public let insightSamples: InsightSampleStore
+    /// The active-instance estimate impact is scaled to; nil scales to the sampled instances.
+    public var activeInstances: ActiveInstanceCount?
+
     /// Fetches per second per client key; nil for no limit.
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
@@ -57,6 +62,7 @@ public struct AppEnvironment: Sendable {
         let heavyWork = HeavyWork()
         self.heavyWork = heavyWork
         self.published = PublishedTemplates(templates: templates, heavyWork: heavyWork, logger: logger)
+        self.insightSamples = InsightSampleStore(database: database)
         self.clientKeys = ClientKeys(keys: keys)
         let streams = StreamHub(
             keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams, maxStreamsPerKey: maxStreamsPerKey)
@@ -134,6 +140,15 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ChangeRequestsController(
         changeRequests: environment.changeRequests, templates: environment.templates, drafts: environment.drafts,
         access: access, publishing: publishing, heavyWork: environment.heavyWork
+    ).addRoutes(to: routes)
+    ImpactController(
+        samples: environment.insightSamples, published: environment.published, templates: environment.templates,
+        drafts: environment.drafts, changeRequests: environment.changeRequests,
+        project: { request, context in try await access.project(request, context, .viewer).0 },
+        prepare: { try await TemplateHTTP.prepare($0, on: environment.heavyWork) },
+        heavyWork: { size, work in try await environment.heavyWork.run(size: size, work) },
+        activeInstances: environment.activeInstances, sampleSize: 10_000,
+        logger: Logger(label: "remote-config.impact")
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, access: access).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)

@@ -18,6 +18,8 @@ enum ExitStatus: Int32 {
     case unavailable = 5
     /// Not found (404).
     case notFound = 6
+    /// A gate refused: `template impact --max-forced` found more newly required to update than allowed.
+    case gateExceeded = 7
 
     /// The status for an error answer's HTTP code.
     init(httpStatus code: Int) {

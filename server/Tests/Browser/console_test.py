@@ -23,6 +23,7 @@ SIZES = [(1280, 800), (390, 844)]
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 IOS_OLD = "device.os == 'ios' && app.version.<(['2.0.0'])"
 EXACT = "app.version.==(['1.1.4'])"
+DATA_DIR = None  # the server's data dir (its database-url), set by main()
 
 
 class Browser:
@@ -629,9 +630,96 @@ class StoreStandIn(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def insert_sample(project, contexts):
+    """Rows of the impact sample, written straight into the server's database as collection would."""
+    import hashlib, subprocess
+    url = open(os.path.join(DATA_DIR, "database-url")).read().strip()
+    values = []
+    for context in contexts:
+        digest = hashlib.sha256(context["appInstanceId"].encode()).digest()
+        hashed = int.from_bytes(digest[:8], "big", signed=True)
+        text = json.dumps(context).replace("'", "''")
+        values.append(f"('{project}', {hashed}, '{text}'::jsonb, now())")
+    sql = "INSERT INTO insight_samples (project_id, instance_hash, context, last_seen) VALUES " + ", ".join(values)
+    subprocess.run(["psql", url, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True)
+
+
+def fleet(prefix, n, platform, version):
+    return [{"appInstanceId": f"{prefix}-{i}", "platform": platform, "appVersion": version} for i in range(n)]
+
+
+# What the insights routes answer, in API.md's shapes, for drawing the Insights page without collection.
+FAKE_INSIGHTS = """
+const real = window.fetch;
+const days = [...Array(7).keys()].map((i) => new Date(Date.UTC(2026, 10, 19 + i)).toISOString());
+const answers = {
+  "/insights/versions": {enabled: true, platforms: [
+    {platform: "IOS", activeInstances: 41230, answers: 180322, versions: [
+      {version: "2.3.0", activeInstances: 30211, share: 0.7327, answers: 131200},
+      {version: "2.2.1", activeInstances: 9000, share: 0.2183, answers: 40000}]},
+    {platform: "ANDROID", activeInstances: 12000, answers: 50000, versions: []}]},
+  "/insights/timeline": {enabled: true, buckets: days.map((start, i) => ({start, activeInstances: 12000,
+    versions: {"2.3.0": 1000 + i * 4000, "2.2.1": 9000 - i * 1200, "2.1.0": 2000 - i * 250, "1.1.4": 400 - i * 50}}))},
+  "/insights/parameters": {enabled: true, answers: 180322, parameters: {
+    require_force_update: {sources: [{source: "CONDITION", condition: "ios_old", answers: 9110, share: 0.0505},
+                                     {source: "DEFAULT", answers: 171212, share: 0.9495}]}},
+    conditions: {ios_old: {matched: 9110, share: 0.0505}}},
+};
+window.fetch = (url, options) => {
+  const path = String(url).split("?")[0];
+  const key = Object.keys(answers).find((suffix) => path.endsWith(suffix));
+  if (!key) return real(url, options);
+  return Promise.resolve(new Response(JSON.stringify(answers[key]), {status: 200, headers: {"Content-Type": "application/json"}}));
+};
+"""
+
+
+def test_impact_before_approving_and_publishing(browser, base):
+    seed(base, "impact-app")
+    insert_sample("impact-app", fleet("a", 40, "IOS", "2.3.0") + fleet("b", 30, "IOS", "2.2.1")
+                  + fleet("c", 20, "IOS", "1.0.9") + fleet("e", 10, "IOS", "1.0.8") + fleet("d", 20, "ANDROID", "1.0.9"))
+    raised = {"conditions": [{"name": "ios_old", "expression": "device.os == 'ios' && app.version.<(['2.3.0'])"}],
+              "parameters": {"require_force_update": {"defaultValue": {"value": "false"}, "valueType": "BOOLEAN",
+                                                      "conditionalValues": {"ios_old": {"value": "true"}}}}}
+    status, _, body = call("POST", base + "/v1/projects/impact-app/remoteConfig/changeRequests",
+                           {"description": "Require 2.3.0 on iOS", "template": raised}, ADMIN)
+    assert status == 201, body
+    browser.sign_in(new_key(base, "editor", "impact-app"))
+    browser.go("#/projects/impact-app/changes")
+    browser.click("#change-requests button.show")
+    # The impact is on the page before anyone approves or publishes.
+    browser.wait_text("#impact-summary", "required to update: 2.2.1")
+    summary = browser.text("#impact-summary")
+    assert "30.0% of active iOS installs, about 30" in summary, summary
+    assert "require_force_update" in browser.text("#impact-changes")
+    assert browser.visible("#cr-approve")
+    browser.shot("change-request-impact", show="#cr-card")
+    # The publish dialog says what publishing the draft would do.
+    browser.go("#/projects/impact-app/parameters")
+    add_parameter(browser, "welcome_text", "STRING", "Hello")
+    browser.click("#publish")
+    browser.wait_text("#impact-summary", "1 parameter changes for 100.0%")
+    assert "welcome_text" in browser.text("#impact-changes")
+    browser.shot("publish-dialog-impact")
+    browser.click("dialog .buttons button")
+    # The Insights page: adoption drawn as a chart, and the parameters' value shares.
+    browser.go("#/projects/impact-app/insights")
+    browser.find("#main .message")
+    assert "does not count fleet insights" in browser.text("#main") or browser.visible("#adoption-chart")
+    browser.driver.execute_script(FAKE_INSIGHTS)
+    browser.go("#/projects/impact-app/history")
+    browser.find("#main")
+    browser.go("#/projects/impact-app/insights")
+    browser.find("#adoption-chart polyline")
+    assert len(browser.driver.find_elements(By.CSS_SELECTOR, "#adoption-chart polyline")) == 4
+    assert "2.3.0" in browser.text("#adoption-legend")
+    assert "condition ios_old" in browser.text("#parameter-shares")
+    browser.shot("insights", show="#insights-adoption")
+
+
 TESTS = [test_force_update_recipe, test_viewer_sees_no_edit_controls, test_conflicting_edit_from_second_tab,
          test_change_request_approved_by_another_key, test_keyboard_only, test_sign_out_forgets_the_key,
-         test_store_sync_page]
+         test_store_sync_page, test_impact_before_approving_and_publishing]
 
 
 def main():
@@ -644,8 +732,10 @@ def main():
     os.makedirs(options.screenshots)
     store = http.server.ThreadingHTTPServer(("127.0.0.1", 0), StoreStandIn)
     threading.Thread(target=store.serve_forever, daemon=True).start()
+    global DATA_DIR
     server, base, data_dir = start_server(
         options.binary, "rc-console-", ["--store-lookup-url", f"http://127.0.0.1:{store.server_port}/lookup"])
+    DATA_DIR = data_dir
     passed, failed = 0, 0
     try:
         for test in TESTS:

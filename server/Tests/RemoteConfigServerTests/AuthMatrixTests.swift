@@ -22,6 +22,7 @@ import Testing
         "GET /v1/projects/{p}/remoteConfig:downloadDefaults": ("viewer", true),
         "GET /v1/projects/{p}/remoteConfig:diff": ("viewer", true),
         "POST /v1/projects/{p}/remoteConfig:evaluate": ("viewer", true),
+        "POST /v1/projects/{p}/remoteConfig:impact": ("viewer", true),
         "GET /v1/projects/{p}/auditLog": ("viewer", true),
         "GET /v1/auditLog": ("admin", false),
         "GET /v1/projects/{p}/remoteConfig/draft": ("viewer", true),

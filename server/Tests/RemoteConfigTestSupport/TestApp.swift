@@ -30,7 +30,8 @@ public struct TestApp {
     public static func run<T: Sendable>(
         url: DatabaseURL, routes: RouteTable = RouteTable(), live: Bool = false,
         databaseDeadline: Duration = .seconds(5),
-        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        environment adjust: (inout AppEnvironment) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -42,11 +43,13 @@ public struct TestApp {
         // No test reaches the real App Store: a link synced by a test that set no fake store fails at once.
         configuration.storeLookupURL = "http://127.0.0.1:9/lookup"
         configure(&configuration)
-        let environment = AppEnvironment(
+        var adjusted = AppEnvironment(
             database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
             fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
             maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
             storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
+        adjust(&adjusted)
+        let environment = adjusted
         let app = PoolFirstApplication(
             base: buildApplication(
                 configuration: configuration, environment: environment, logger: logger, routes: routes),

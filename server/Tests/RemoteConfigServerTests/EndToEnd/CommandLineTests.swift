@@ -359,7 +359,8 @@ import Testing
             ["keys", "list"],
             ["keys", "create"], ["keys", "revoke"], ["template"], ["template", "get"], ["template", "validate"],
             ["template", "publish"], ["template", "versions"], ["template", "diff"], ["template", "rollback"],
-            ["template", "defaults"], ["template", "preview"], ["template", "set"], ["changes"], ["changes", "list"],
+            ["template", "defaults"], ["template", "preview"], ["template", "set"], ["template", "impact"], ["changes"],
+            ["changes", "list"],
             ["changes", "show"], ["changes", "create"], ["changes", "approve"], ["changes", "reject"],
             ["changes", "cancel"], ["changes", "publish"],
         ]

@@ -14,12 +14,14 @@ import { keysView } from "./view-keys.js";
 import { auditView } from "./view-audit.js";
 import { changesView, changeRequestsAvailable } from "./view-changes.js";
 import { storeSyncView } from "./view-store-sync.js";
+import { insightsView } from "./view-insights.js";
 
 const projectTabs = [
   ["parameters", "Parameters", parametersView],
   ["conditions", "Conditions", conditionsView],
   ["history", "History", historyView],
   ["preview", "Preview", previewView],
+  ["insights", "Insights", insightsView],
   ["audit", "Audit log", auditView],
   // The publish workflow: its own module (view-changes.js).
   ["changes", "Change requests", changesView],

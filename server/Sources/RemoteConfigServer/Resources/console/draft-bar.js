@@ -3,6 +3,7 @@
 
 import { button, confirmDialog, field, h, message, modal, replace } from "./dom.js";
 import { Conflict, conflictMessage } from "./draft.js";
+import { impactPanel } from "./impact.js";
 
 /** The bar for `draft`; `reload()` re-reads everything. Returns `{element, update(), showError(error)}`. */
 export function draftBar(draft, editable, reload) {
@@ -29,6 +30,7 @@ export function draftBar(draft, editable, reload) {
       const text = h("textarea", { id: "publish-description", rows: 3, maxLength: 256 });
       const form = h("form", { method: "dialog", class: "stack" },
         h("p", {}, `Publishes the draft as version ${Number(draft.latest || 0) + 1}; apps get it on their next fetch.`),
+        impactPanel(draft.project, { draft: true }),
         field("Description", text, "What changed and why, for the history"),
         h("div", { class: "buttons" },
           button("Cancel", () => close(undefined)),

@@ -5,6 +5,7 @@
 import { call, projectPath } from "./api.js";
 import { button, field, h, message, modal, replace, select, when } from "./dom.js";
 import { renderDiff } from "./diff.js";
+import { impactPanel } from "./impact.js";
 
 /** Whether the project tabs show "Change requests". */
 export const changeRequestsAvailable = true;
@@ -59,6 +60,8 @@ export async function changesView(view, { project, editable, admin }) {
       request.approvals && request.approvals.length
         ? h("ul", { id: "cr-approvals" }, request.approvals.map((a) => h("li", {}, `Approved by ${a.displayName}, ${when(a.time)}`, a.comment ? `: ${a.comment}` : "")))
         : h("p", { class: "muted" }, "No approvals yet."),
+      // What it would do to the apps out there, read before anyone approves or publishes it.
+      open ? impactPanel(project, { changeRequest: id }) : null,
       editable && open ? h("div", { class: "buttons" },
         button("Approve", async () => { const c = await askComment("Approve", "Approve"); if (c !== undefined) await act(request, "approve", c ? { comment: c } : {}); }, { id: "cr-approve" }),
         button("Reject", async () => { const c = await askComment("Reject", "Reject"); if (c !== undefined) await act(request, "reject", c ? { comment: c } : {}); }, { id: "cr-reject" }),

@@ -1,0 +1,34 @@
+import Foundation
+import PostgresNIO
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// Writes rows of the impact sample directly, as collection would, so a test can model a known fleet.
+public enum InsightSampleRows {
+    /// Adds one row per context (a fetch body with an `appInstanceId`), last seen at `lastSeen`.
+    public static func insert(
+        _ database: Database, project: String, contexts: [[String: Any]], lastSeen: Date = Date()
+    ) async throws {
+        let rows = try contexts.map { context -> (Int64, String) in
+            let id = context["appInstanceId"] as? String ?? ""
+            let json = try JSONSerialization.data(withJSONObject: context, options: [.sortedKeys])
+            return (SampleHash.of(id), String(decoding: json, as: UTF8.self))
+        }
+        try await database.run { client in
+            for (hash, json) in rows {
+                try await client.query(
+                    """
+                    INSERT INTO insight_samples (project_id, instance_hash, context, last_seen)
+                    VALUES (\(project), \(hash), \(json)::jsonb, \(lastSeen))
+                    ON CONFLICT (project_id, instance_hash) DO UPDATE SET context = EXCLUDED.context,
+                        last_seen = EXCLUDED.last_seen
+                    """)
+            }
+        }
+    }
+
+    /// `count` contexts of one platform and version, with ids `prefix-0`, `prefix-1`, …
+    public static func fleet(_ prefix: String, _ count: Int, platform: String, version: String) -> [[String: Any]] {
+        (0..<count).map { ["appInstanceId": "\(prefix)-\($0)", "platform": platform, "appVersion": version] }
+    }
+}
