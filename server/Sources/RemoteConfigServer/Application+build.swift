@@ -35,11 +35,16 @@ public struct AppEnvironment: Sendable {
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
     let fetch: FetchEndpoint
+    /// What client answers this server counted and has not written yet.
+    let insightsRecorder: InsightsRecorder
+    /// Insights in the database.
+    public let insights: InsightsStore
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
         fetchRateLimit: Double? = nil, maxStreams: Int = .max,
-        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10)
+        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10),
+        insightsEnabled: Bool = true, insightsSampleSize: Int = 10_000
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.database = database
@@ -54,9 +59,12 @@ public struct AppEnvironment: Sendable {
         self.streams = streams
         let metrics = ServerMetrics()
         self.metrics = metrics
+        let insightsRecorder = InsightsRecorder(enabled: insightsEnabled, sampleSize: insightsSampleSize)
+        self.insightsRecorder = insightsRecorder
+        self.insights = InsightsStore(database: database)
         self.fetch = FetchEndpoint(
             published: published, clientKeys: clientKeys, metrics: metrics,
-            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) })
+            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, insights: insightsRecorder)
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.
@@ -78,6 +86,14 @@ public struct AppEnvironment: Sendable {
                 projects: projects, changeRequests: changeRequests, links: storeLinks,
                 publish: PublishDelivery(links: storeLinks, publishing: publishing)),
             metrics: metrics, logger: logger, doorbell: ring)
+    }
+
+    /// Whether client answers are counted (`--insights`).
+    public var insightsEnabled: Bool { insightsRecorder.enabled }
+
+    /// Writes what this server counted so far at once, rather than at the next flush (tests, tools).
+    public func flushInsights() async throws {
+        try await insights.add(insightsRecorder.drain(), sampleSize: insightsRecorder.sampleSize)
     }
 
     /// The template routes' controller.
@@ -125,6 +141,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, templates: templates).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
+    InsightsController(
+        insights: environment.insights, projects: environment.projects, enabled: environment.insightsEnabled,
+        auth: auth
+    ).addRoutes(to: routes)
     StoreSyncController(
         links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync,
         templatesController: templates
@@ -144,7 +164,8 @@ public func buildApplication(
         fetchRateLimit: configuration.fetchRateLimit,
         maxStreams: configuration.maxStreams
             ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit),
-        storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
+        storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
+        insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize)
     return buildApplication(
         configuration: configuration, environment: environment, logger: logger, routes: routes,
         onServerRunning: onServerRunning)
@@ -194,6 +215,13 @@ public func buildApplication(
         StoreSyncService(
             sync: environment.storeSync, pollInterval: configuration.storeSyncPollInterval,
             doorbell: environment.storeSyncDoorbell))
+    // After the database: at a graceful stop it runs its last flush after the server stopped answering and
+    // before the database pool closes (services stop in the reverse order of their adding).
+    app.addServices(
+        InsightsService(
+            recorder: environment.insightsRecorder, store: environment.insights,
+            interval: configuration.insightsFlushInterval, retentionDays: configuration.insightsRetentionDays,
+            logger: logger))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
         try await environment.published.synchronize()

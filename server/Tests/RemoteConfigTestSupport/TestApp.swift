@@ -45,14 +45,15 @@ public struct TestApp {
         let environment = AppEnvironment(
             database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
             fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
-            storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
+            storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
+            insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize)
         let app = buildApplication(
             configuration: configuration, environment: environment, logger: logger, routes: routes)
         return try await app.test(live ? .live : .router) { client in
             try await body(
                 Session(
                     client: client, database: database, streams: environment.streams,
-                    clientKeys: environment.clientKeys))
+                    clientKeys: environment.clientKeys, environment: environment))
         }
     }
 
@@ -72,6 +73,8 @@ public struct TestApp {
         public let streams: StreamHub
         /// The application's client keys in memory.
         public let clientKeys: ClientKeys
+        /// The application's stores and helpers (insights' flush, for one).
+        public let environment: AppEnvironment
         /// The port of a live application.
         public var port: Int { client.port ?? 0 }
 
