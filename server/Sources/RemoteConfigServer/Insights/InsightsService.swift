@@ -5,7 +5,7 @@ import ServiceLifecycle
 
 /// Adds this server's counts to the database every `interval` and once more at a graceful stop (after the
 /// server stopped answering), and now and then rolls up and deletes old rows (whichever server gets there
-/// first). A flush that fails keeps its counts for the next one; a project's counts are written in one
+/// first; also with insights off). A flush that fails keeps its counts for the next one; a project's counts are written in one
 /// transaction, so none is written twice.
 struct InsightsService: Service {
     let recorder: InsightsRecorder
@@ -17,18 +17,14 @@ struct InsightsService: Service {
     var maintenanceInterval: Duration = .seconds(600)
 
     func run() async throws {
-        guard recorder.enabled else {
-            // A service that returns ends the whole group: wait for the stop like every other.
-            try? await gracefulShutdown()
-            return
-        }
         var pending = InsightsBatch()
         var lastMaintenance = ContinuousClock.now - maintenanceInterval + interval
         while true {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             let stopping = Task.isShuttingDownGracefully || Task.isCancelled
-            await flush(&pending)
+            if recorder.enabled { await flush(&pending) }
             if stopping { return }
+            // Also with insights off: what was stored before still expires.
             if ContinuousClock.now - lastMaintenance >= maintenanceInterval {
                 lastMaintenance = ContinuousClock.now
                 do {
