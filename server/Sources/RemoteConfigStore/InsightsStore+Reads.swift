@@ -46,32 +46,74 @@ public struct InsightTimelineBucket: Sendable, Equatable {
 }
 
 extension InsightsStore {
-    /// Version rows of the window (hourly rows that overlap it, and daily ones for what was rolled up).
-    private func versionRows(project: String, since: Date, until: Date, platform: String?, hourlyOnly: Bool = false)
-        async throws -> [(
-            bucket: Date, daily: Bool, platform: String, version: String, answers: Int, sketch: HyperLogLog
-        )]
-    {
-        let hourStart = since.addingTimeInterval(-3600)
-        let dayStart = since.addingTimeInterval(-86400)
+    /// Which rows answer for a window: whole UTC days from the daily rows, the partial days at its edges
+    /// from the hourly rows (hours that overlap the window), or from the daily rows once their hours are
+    /// gone (older than `hourlyDays`).
+    struct Window {
+        /// Hourly rows: `bucket > hourlyAfter AND bucket < until AND (bucket < daysFrom OR bucket >= daysUntil)`.
+        let hourlyAfter: Date
+        let until: Date
+        /// Daily rows: `bucket >= daysFrom AND bucket < daysUntil`.
+        let daysFrom: Date
+        let daysUntil: Date
+
+        init(hourlyAfter: Date, until: Date, daysFrom: Date, daysUntil: Date) {
+            self.hourlyAfter = hourlyAfter
+            self.until = until
+            self.daysFrom = daysFrom
+            self.daysUntil = daysUntil
+        }
+
+        init(since: Date, until: Date, now: Date = Date()) {
+            let dayLength = 86400.0
+            let horizon = InsightsStore.day(of: now).addingTimeInterval(-Double(InsightsStore.hourlyDays) * dayLength)
+            let sinceDay = InsightsStore.day(of: since)
+            // A first day whose hours are gone is read whole from its daily row.
+            var from = sinceDay == since || sinceDay < horizon ? sinceDay : sinceDay.addingTimeInterval(dayLength)
+            let untilDay = InsightsStore.day(of: until)
+            var to = untilDay < horizon && untilDay < until ? untilDay.addingTimeInterval(dayLength) : untilDay
+            if to < from {
+                // Within one day: hours only.
+                from = until
+                to = until
+            }
+            hourlyAfter = since.addingTimeInterval(-3600)
+            self.until = until
+            daysFrom = from
+            daysUntil = to
+        }
+    }
+
+    /// Version rows of the window (see `Window`); `hourlyOnly` reads the hourly rows alone (a timeline by hour),
+    /// `dailyOnly` the daily rows that overlap it (a timeline by day).
+    private func versionRows(
+        project: String, since: Date, until: Date, platform: String?, hourlyOnly: Bool = false, dailyOnly: Bool = false
+    ) async throws -> [(bucket: Date, platform: String, version: String, answers: Int, sketch: HyperLogLog)] {
+        let window =
+            hourlyOnly
+            ? Window(hourlyAfter: since.addingTimeInterval(-3600), until: until, daysFrom: until, daysUntil: until)
+            : dailyOnly
+                ? Window(hourlyAfter: until, until: until, daysFrom: InsightsStore.day(of: since), daysUntil: until)
+                : Window(since: since, until: until)
         return try await database.run { client in
             let rows = try await client.query(
                 """
-                SELECT bucket, false, platform, version, answers, sketch FROM insight_versions_hourly
-                WHERE project_id = \(project) AND bucket > \(hourStart) AND bucket < \(until)
+                SELECT bucket, platform, version, answers, sketch FROM insight_versions_hourly
+                WHERE project_id = \(project) AND bucket > \(window.hourlyAfter) AND bucket < \(window.until)
+                    AND (bucket < \(window.daysFrom) OR bucket >= \(window.daysUntil))
                     AND (\(platform)::text IS NULL OR platform = \(platform))
                 UNION ALL
-                SELECT bucket, true, platform, version, answers, sketch FROM insight_versions_daily
-                WHERE project_id = \(project) AND bucket > \(dayStart) AND bucket < \(until) AND NOT \(hourlyOnly)
+                SELECT bucket, platform, version, answers, sketch FROM insight_versions_daily
+                WHERE project_id = \(project) AND bucket >= \(window.daysFrom) AND bucket < \(window.daysUntil)
                     AND (\(platform)::text IS NULL OR platform = \(platform))
                 """)
-            var result: [(Date, Bool, String, String, Int, HyperLogLog)] = []
-            for try await (bucket, daily, platform, version, answers, sketch) in rows.decode(
-                (Date, Bool, String, String, Int64, ByteBuffer).self)
+            var result: [(Date, String, String, Int, HyperLogLog)] = []
+            for try await (bucket, platform, version, answers, sketch) in rows.decode(
+                (Date, String, String, Int64, ByteBuffer).self)
             {
                 result.append(
                     (
-                        bucket, daily, platform, version, Int(answers),
+                        bucket, platform, version, Int(answers),
                         HyperLogLog(serialized: sketch.readableBytesView) ?? HyperLogLog()
                     ))
             }
@@ -119,18 +161,18 @@ extension InsightsStore {
 
     /// Answers by parameter source and matched condition over `since..<until`.
     public func parameters(project: String, since: Date, until: Date) async throws -> InsightParameterSources {
-        let hourStart = since.addingTimeInterval(-3600)
-        let dayStart = since.addingTimeInterval(-86400)
+        let window = Window(since: since, until: until)
         return try await database.run { client in
             var total = 0
             let totals = try await client.query(
                 """
                 SELECT coalesce(sum(answers), 0)::bigint FROM (
                     SELECT answers FROM insight_versions_hourly
-                    WHERE project_id = \(project) AND bucket > \(hourStart) AND bucket < \(until)
+                    WHERE project_id = \(project) AND bucket > \(window.hourlyAfter) AND bucket < \(window.until)
+                        AND (bucket < \(window.daysFrom) OR bucket >= \(window.daysUntil))
                     UNION ALL
                     SELECT answers FROM insight_versions_daily
-                    WHERE project_id = \(project) AND bucket > \(dayStart) AND bucket < \(until)) AS a
+                    WHERE project_id = \(project) AND bucket >= \(window.daysFrom) AND bucket < \(window.daysUntil)) AS a
                 """)
             for try await sum in totals.decode(Int64.self) { total = Int(sum) }
             var parameters: [String: [InsightParameterSources.Source]] = [:]
@@ -138,10 +180,11 @@ extension InsightsStore {
                 """
                 SELECT parameter, source, condition, sum(answers)::bigint FROM (
                     SELECT parameter, source, condition, answers FROM insight_parameters_hourly
-                    WHERE project_id = \(project) AND bucket > \(hourStart) AND bucket < \(until)
+                    WHERE project_id = \(project) AND bucket > \(window.hourlyAfter) AND bucket < \(window.until)
+                        AND (bucket < \(window.daysFrom) OR bucket >= \(window.daysUntil))
                     UNION ALL
                     SELECT parameter, source, condition, answers FROM insight_parameters_daily
-                    WHERE project_id = \(project) AND bucket > \(dayStart) AND bucket < \(until)) AS p
+                    WHERE project_id = \(project) AND bucket >= \(window.daysFrom) AND bucket < \(window.daysUntil)) AS p
                 GROUP BY parameter, source, condition
                 ORDER BY parameter, sum(answers) DESC, source, condition
                 """)
@@ -156,10 +199,11 @@ extension InsightsStore {
                 """
                 SELECT condition, sum(matched)::bigint FROM (
                     SELECT condition, matched FROM insight_conditions_hourly
-                    WHERE project_id = \(project) AND bucket > \(hourStart) AND bucket < \(until)
+                    WHERE project_id = \(project) AND bucket > \(window.hourlyAfter) AND bucket < \(window.until)
+                        AND (bucket < \(window.daysFrom) OR bucket >= \(window.daysUntil))
                     UNION ALL
                     SELECT condition, matched FROM insight_conditions_daily
-                    WHERE project_id = \(project) AND bucket > \(dayStart) AND bucket < \(until)) AS c
+                    WHERE project_id = \(project) AND bucket >= \(window.daysFrom) AND bucket < \(window.daysUntil)) AS c
                 GROUP BY condition
                 """)
             for try await (condition, count) in matched.decode((String, Int64).self) {
@@ -174,7 +218,7 @@ extension InsightsStore {
         -> [InsightTimelineBucket]
     {
         let rows = try await versionRows(
-            project: project, since: since, until: until, platform: platform, hourlyOnly: !daily)
+            project: project, since: since, until: until, platform: platform, hourlyOnly: !daily, dailyOnly: daily)
         var buckets: [Date: (all: HyperLogLog, versions: [String: HyperLogLog])] = [:]
         for row in rows {
             let seconds = row.bucket.timeIntervalSince1970

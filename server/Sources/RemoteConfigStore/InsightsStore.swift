@@ -3,7 +3,9 @@ import Logging
 import PostgresNIO
 import RemoteConfigCore
 
-/// Fleet insights in PostgreSQL: each server's flushes add up, reads merge sketches over a window.
+/// Fleet insights in PostgreSQL: each server's flushes add up, reads merge sketches over a window. A flush
+/// writes each hour's counts to the hourly rows and to the day's; hourly rows go after 14 days, daily ones
+/// after the retention.
 ///
 /// A flush takes the project's advisory lock for its transaction, so two servers flushing the same project
 /// take turns: counts are added in SQL (`answers = answers + EXCLUDED.answers`) and sketches are read,
@@ -29,14 +31,25 @@ public struct InsightsStore: Sendable {
             try await database.transaction { connection in
                 try await Self.lock(project, on: connection, logger: database.logger)
                 for (key, count) in counts where !count.isEmpty {
+                    // The day's rows are kept up to date too, so that a window of days reads one row per day
+                    // and version rather than 24.
+                    let day = Self.day(of: key.start)
+                    let sources = count.sources
                     try await Self.addVersions(key, count, table: "insight_versions_hourly", on: connection)
-                    try await Self.addSources(key.project, key.start, count.sources, suffix: "hourly", on: connection)
+                    try await Self.addVersions(key, count, table: "insight_versions_daily", on: connection, bucket: day)
+                    try await Self.addSources(key.project, key.start, sources, suffix: "hourly", on: connection)
+                    try await Self.addSources(key.project, day, sources, suffix: "daily", on: connection)
                 }
                 if let sample, !sample.entries.isEmpty {
                     try await Self.addSample(project, sample, keep: sampleSize, on: connection)
                 }
             }
         }
+    }
+
+    /// The start of the UTC day of `date`.
+    static func day(of date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86400).rounded(.down) * 86400)
     }
 
     static func lock(_ project: String, on connection: PostgresConnection, logger: Logger) async throws {
