@@ -152,6 +152,41 @@ import Testing
         }
     }
 
+    @Test func aWindowOfDaysCountsEveryHourInItOnce() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let store = InsightsStore(database: app.database)
+            let now = Date()
+            let thisHour = Int(now.timeIntervalSince1970 / 3600)
+            // One answer an hour for the last 5 days, each from its own instance.
+            var batch = InsightsBatch()
+            for hour in (thisHour - 5 * 24 + 1)...thisHour {
+                var counts = InsightCounts()
+                counts.record(platform: .ios, version: "1.0", hash: InstanceHash.of("i\(hour)"), tally: .empty)
+                batch.counts[.init(project: "shop-app", hour: hour)] = counts
+            }
+            try await store.add(batch, sampleSize: 10)
+            for hoursBack in [1, 5, 30, 49, 77, 100] {
+                // From the middle of an hour: that hour overlaps the window and counts.
+                let since = Date(timeIntervalSince1970: (Double(thisHour - hoursBack) + 0.5) * 3600)
+                let versions = try await store.versions(project: "shop-app", since: since, until: now, platform: nil)
+                #expect(versions.first?.answers == hoursBack + 1, "\(hoursBack) hours back")
+                let sources = try await store.parameters(project: "shop-app", since: since, until: now)
+                #expect(sources.answers == hoursBack + 1, "\(hoursBack) hours back")
+                var alone = HyperLogLog()
+                for hour in (thisHour - hoursBack)...thisHour { alone.add(hash: InstanceHash.of("i\(hour)")) }
+                #expect(versions.first?.activeInstances == alone.count, "\(hoursBack) hours back")
+            }
+            let days = try await store.timeline(
+                project: "shop-app", since: now.addingTimeInterval(-7 * 86400), until: now, platform: nil, daily: true)
+            #expect(days.count == 5 || days.count == 6)
+            #expect(days.reduce(0) { $0 + $1.activeInstances } >= 115)
+            let hours = try await store.timeline(
+                project: "shop-app", since: now.addingTimeInterval(-86400), until: now, platform: nil, daily: false)
+            #expect(hours.count == 25)
+        }
+    }
+
     @Test func theVersionsQueryIsIndexBacked() async throws {
         try await TestApp.run { app in
             let others = (1...20).map { "other-app-\($0)" }
