@@ -76,4 +76,58 @@ import Testing
         #expect(bad.status == 2, "\(bad)")
         #expect(bad.stderr.contains("since"), "\(bad.stderr)")
     }
+
+    /// A shop with one published parameter and a client key on the server at `base`; returns the key.
+    static func shop(_ base: String) async throws -> String {
+        _ = try await call("POST", base + "/v1/projects", ["projectId": "shop-app"])
+        _ = try await call(
+            "PUT", base + "/v1/projects/shop-app/remoteConfig",
+            ["parameters": ["require_force_update": ["defaultValue": ["value": "false"]]]])
+        let key = try await call("POST", base + "/v1/apiKeys", ["role": "client", "project": "shop-app"])
+        return try #require(key.json["key"] as? String)
+    }
+
+    @Test func aServerKilledWithoutWarningLosesAtMostOneInterval() async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        let first = try Self.serve(url, ["--insights-flush-interval", "0.3"])
+        let base = "http://127.0.0.1:\(try await first.waitUntilListening())"
+        let secret = try await Self.shop(base)
+        for index in 0..<10 {
+            _ = try await Self.call(
+                "POST", base + "/v1/projects/shop-app/remoteConfig:fetch",
+                ["appInstanceId": "device-\(index)", "platform": "WEB", "appVersion": "1.0"], key: secret)
+        }
+        // Two intervals and more: the counts are written; then no graceful stop at all.
+        try await Task.sleep(for: .seconds(1.5))
+        first.signal(SIGKILL)
+        _ = try await first.waitForExit()
+        let second = try Self.serve(url)
+        defer { Task { await second.stop() } }
+        let secondBase = "http://127.0.0.1:\(try await second.waitUntilListening())"
+        let report = try await Self.call("GET", secondBase + "/v1/projects/shop-app/insights/versions", nil)
+        let platforms = report.json["platforms"] as? [[String: Any]]
+        #expect(platforms?.first?["answers"] as? Int == 10, "\(report.json)")
+    }
+
+    @Test func insightsOffByVariableCountsNothing() async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        let server = try ServerProcess(
+            ["serve", "--port", "0", "--database-url", ServeCommandTests.urlText(url)],
+            environment: ["RC_ADMIN_TOKEN": Self.token, "RC_INSIGHTS": "off", "RC_INSIGHTS_FLUSH_INTERVAL": "0.2"])
+        defer { Task { await server.stop() } }
+        let base = "http://127.0.0.1:\(try await server.waitUntilListening())"
+        let secret = try await Self.shop(base)
+        let fetch = try await Self.call(
+            "POST", base + "/v1/projects/shop-app/remoteConfig:fetch", ["appInstanceId": "a", "platform": "WEB"],
+            key: secret)
+        #expect(fetch.status == 200)
+        try await Task.sleep(for: .seconds(0.6))
+        let report = try await Self.call("GET", base + "/v1/projects/shop-app/insights/versions", nil)
+        #expect(report.status == 200)
+        #expect(report.json["enabled"] as? Bool == false)
+        #expect((report.json["platforms"] as? [Any])?.isEmpty == true)
+        let bad = try ServerProcess(
+            ["serve", "--port", "0", "--database-url", ServeCommandTests.urlText(url), "--insights", "maybe"])
+        #expect(try await bad.waitForExit() == 1)
+    }
 }
