@@ -50,6 +50,8 @@ let package = Package(
         .target(
             name: "RemoteConfigStore",
             dependencies: [
+                // Insights: the sketches a flush and a read merge.
+                "RemoteConfigCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Only to recognise the pool's errors (shut down, request cancelled) as "unavailable".
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),

@@ -44,12 +44,17 @@ public struct AppEnvironment: Sendable {
     let fetch: FetchEndpoint
     /// Threads for CPU-heavy work; a service of the application built around this environment.
     let heavyWork: HeavyWork
+    /// What client answers this server counted and has not written yet.
+    let insightsRecorder: InsightsRecorder
+    /// Insights in the database.
+    public let insights: InsightsStore
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
         fetchRateLimit: Double? = nil, maxStreams: Int = .max, maxStreamsPerKey: Int? = nil,
         cors: CORSPolicy = .none,
-        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10)
+        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10),
+        insightsEnabled: Bool = true, insightsSampleSize: Int = 10_000
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.cors = cors
@@ -69,9 +74,18 @@ public struct AppEnvironment: Sendable {
         self.streams = streams
         let metrics = ServerMetrics()
         self.metrics = metrics
+        let insightsRecorder = InsightsRecorder(enabled: insightsEnabled, sampleSize: insightsSampleSize)
+        self.insightsRecorder = insightsRecorder
+        let insights = InsightsStore(database: database)
+        self.insights = insights
+        // Impact scales its sample to the distinct instances the counts saw in the same window.
+        self.activeInstances = { project, since, until, platform in
+            try await insights.activeInstances(project: project, since: since, until: until, platform: platform)
+        }
         self.fetch = FetchEndpoint(
             published: published, clientKeys: clientKeys, metrics: metrics,
-            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, heavyWork: heavyWork, cors: cors)
+            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, heavyWork: heavyWork, cors: cors,
+            insights: insightsRecorder)
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.
@@ -95,6 +109,13 @@ public struct AppEnvironment: Sendable {
             metrics: metrics, heavyWork: heavyWork, logger: logger, doorbell: ring)
     }
 
+    /// Whether client answers are counted (`--insights`).
+    public var insightsEnabled: Bool { insightsRecorder.enabled }
+
+    /// Writes what this server counted so far at once, rather than at the next flush (tests, tools).
+    public func flushInsights() async throws {
+        try await insights.add(insightsRecorder.drain(), sampleSize: insightsRecorder.sampleSize)
+    }
 }
 
 /// Builds the router with every route of the API; `routes` records them (405 answers, the OpenAPI test).
@@ -147,11 +168,15 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         project: { request, context in try await access.project(request, context, .viewer).0 },
         prepare: { try await TemplateHTTP.prepare($0, on: environment.heavyWork) },
         heavyWork: { size, work in try await environment.heavyWork.run(size: size, work) },
-        activeInstances: environment.activeInstances, sampleSize: 10_000,
+        activeInstances: environment.activeInstances, sampleSize: environment.insightsRecorder.sampleSize,
         logger: Logger(label: "remote-config.impact")
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, access: access).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
+    InsightsController(
+        insights: environment.insights, projects: environment.projects, enabled: environment.insightsEnabled,
+        auth: auth
+    ).addRoutes(to: routes)
     StoreSyncController(
         links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)
@@ -171,7 +196,8 @@ public func buildApplication(
         maxStreams: configuration.maxStreams
             ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit),
         maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
-        storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
+        storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
+        insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize)
     return buildApplication(
         configuration: configuration, environment: environment, logger: logger, routes: routes,
         onServerRunning: onServerRunning)
@@ -222,6 +248,13 @@ public func buildApplication(
         StoreSyncService(
             sync: environment.storeSync, pollInterval: configuration.storeSyncPollInterval,
             doorbell: environment.storeSyncDoorbell))
+    // After the database: at a graceful stop it runs its last flush after the server stopped answering and
+    // before the database pool closes (services stop in the reverse order of their adding).
+    app.addServices(
+        InsightsService(
+            recorder: environment.insightsRecorder, store: environment.insights,
+            interval: configuration.insightsFlushInterval, retentionDays: configuration.insightsRetentionDays,
+            logger: logger))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
         try await environment.published.synchronize()

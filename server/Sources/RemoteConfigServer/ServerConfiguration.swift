@@ -41,6 +41,15 @@ public struct ServerConfiguration: Sendable {
     /// How often each server looks for store links that are due.
     public var storeSyncPollInterval: Duration = .seconds(5)
 
+    /// Counting client answers for insights, and the impact sample (`--insights on|off`).
+    public var insightsEnabled = true
+    /// How often each server adds its counts to the database.
+    public var insightsFlushInterval: Duration = .seconds(60)
+    /// Days insights rows and samples are kept.
+    public var insightsRetentionDays = 90
+    /// Instances each project's impact sample keeps.
+    public var insightsSampleSize = 10_000
+
     public init() {}
 
     /// A setting that cannot be used: names the flag and variable, and why.
@@ -75,6 +84,16 @@ public struct ServerConfiguration: Sendable {
         }
         guard storeLookupTimeout > .zero, storeSyncPollInterval > .zero else {
             throw Invalid("store sync: the lookup timeout and the poll interval must be positive")
+        }
+        guard insightsFlushInterval > .zero else {
+            throw Invalid("--insights-flush-interval / RC_INSIGHTS_FLUSH_INTERVAL: must be positive")
+        }
+        guard (1...3650).contains(insightsRetentionDays) else {
+            throw Invalid(
+                "--insights-retention-days / RC_INSIGHTS_RETENTION_DAYS: \(insightsRetentionDays) is not 1-3650")
+        }
+        guard (0...1_000_000).contains(insightsSampleSize) else {
+            throw Invalid("--insights-sample-size / RC_INSIGHTS_SAMPLE_SIZE: \(insightsSampleSize) is not 0-1000000")
         }
         try Self.checkWritable(dataDirectory, needed: databaseURL == nil)
     }

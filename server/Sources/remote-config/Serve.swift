@@ -61,6 +61,18 @@ struct Serve: AsyncParsableCommand {
     )
     var storeLookupUrl: String?
 
+    @Option(help: "Count client answers for insights and keep the impact sample: on or off (RC_INSIGHTS; default on).")
+    var insights: String?
+
+    @Option(help: "Seconds between writes of this server's insights counts (RC_INSIGHTS_FLUSH_INTERVAL; default 60).")
+    var insightsFlushInterval: String?
+
+    @Option(help: "Days insights are kept (RC_INSIGHTS_RETENTION_DAYS; default 90).")
+    var insightsRetentionDays: String?
+
+    @Option(help: "App instances each project's impact sample keeps (RC_INSIGHTS_SAMPLE_SIZE; default 10000).")
+    var insightsSampleSize: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         do {
@@ -181,7 +193,40 @@ struct Serve: AsyncParsableCommand {
         if let text = storeLookupUrl ?? environment["RC_STORE_LOOKUP_URL"], !text.isEmpty {
             configuration.storeLookupURL = text
         }
+        try readInsights(into: &configuration, environment)
         return configuration
+    }
+}
+
+extension Serve {
+    fileprivate func readInsights(into configuration: inout ServerConfiguration, _ environment: [String: String])
+        throws
+    {
+        if let text = insights ?? environment["RC_INSIGHTS"], !text.isEmpty {
+            switch text.lowercased() {
+            case "on", "true", "1": configuration.insightsEnabled = true
+            case "off", "false", "0": configuration.insightsEnabled = false
+            default: throw ServerConfiguration.Invalid("--insights / RC_INSIGHTS: '\(text)' is not on or off")
+            }
+        }
+        if let text = insightsFlushInterval ?? environment["RC_INSIGHTS_FLUSH_INTERVAL"], !text.isEmpty {
+            configuration.insightsFlushInterval = try seconds(
+                text, setting: "--insights-flush-interval / RC_INSIGHTS_FLUSH_INTERVAL")
+        }
+        if let text = insightsRetentionDays ?? environment["RC_INSIGHTS_RETENTION_DAYS"], !text.isEmpty {
+            guard let days = Int(text) else {
+                throw ServerConfiguration.Invalid(
+                    "--insights-retention-days / RC_INSIGHTS_RETENTION_DAYS: '\(text)' is not a whole number of days")
+            }
+            configuration.insightsRetentionDays = days
+        }
+        if let text = insightsSampleSize ?? environment["RC_INSIGHTS_SAMPLE_SIZE"], !text.isEmpty {
+            guard let size = Int(text) else {
+                throw ServerConfiguration.Invalid(
+                    "--insights-sample-size / RC_INSIGHTS_SAMPLE_SIZE: '\(text)' is not a whole number")
+            }
+            configuration.insightsSampleSize = size
+        }
     }
 }
 

@@ -40,6 +40,9 @@ import Testing
         "GET /v1/projects/{p}/storeSync": ("viewer", true),
         "PUT /v1/projects/{p}/storeSync": ("admin", true),
         "POST /v1/projects/{p}/storeSync:run": ("editor", true),
+        "GET /v1/projects/{p}/insights/versions": ("viewer", true),
+        "GET /v1/projects/{p}/insights/parameters": ("viewer", true),
+        "GET /v1/projects/{p}/insights/timeline": ("viewer", true),
     ]
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [

@@ -47,7 +47,8 @@ public struct TestApp {
             database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
             fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
             maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
-            storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
+            storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
+            insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize)
         adjust(&adjusted)
         let environment = adjusted
         let app = PoolFirstApplication(
@@ -78,7 +79,7 @@ public struct TestApp {
         public let streams: StreamHub
         /// The application's client keys in memory.
         public let clientKeys: ClientKeys
-        /// Everything the application was built around (its heavy-work threads, say).
+        /// Everything the application was built around (its heavy-work threads, insights' flush).
         public let environment: AppEnvironment
         /// The port of a live application.
         public var port: Int { client.port ?? 0 }

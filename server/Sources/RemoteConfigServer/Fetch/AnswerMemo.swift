@@ -24,7 +24,8 @@ final class AnswerMemo<Answer: Sendable>: Sendable {
     let compiled: CompiledTemplate
     private let build: @Sendable (MatchSignature) -> Answer
     private let answers = NIOLockedValueBox<[MatchSignature: Answer]>([:])
-    private let byBody = NIOLockedValueBox<[ByteBuffer: (answer: Answer, validUntil: Double)]>([:])
+    private let byBody = NIOLockedValueBox<[ByteBuffer: (answer: Answer, caller: InsightCaller, validUntil: Double)]>(
+        [:])
 
     /// `build` makes the answer of a signature the first time it is asked for.
     init(_ compiled: CompiledTemplate, build: @escaping @Sendable (MatchSignature) -> Answer) {
@@ -45,15 +46,23 @@ final class AnswerMemo<Answer: Sendable>: Sendable {
     }
 
     /// The answer for a request body seen before (and valid then), if its entry is still current at `now`.
-    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? {
+    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? { rememberedCall(body: body, now: now)?.answer }
+
+    /// The answer and the caller (for insights) of a request body seen before, as `rememberedAnswer`.
+    func rememberedCall(body: ByteBuffer, now: Date) -> (answer: Answer, caller: InsightCaller)? {
         guard body.readableBytes <= Self.bodyLimit, let entry = byBody.withLockedValue({ $0[body] }) else {
             return nil
         }
-        return now.timeIntervalSince1970 < entry.validUntil ? entry.answer : nil
+        return now.timeIntervalSince1970 < entry.validUntil ? (entry.answer, entry.caller) : nil
     }
 
     /// Remembers `answer` for a valid request `body` evaluated at `now`.
     func remember(body: ByteBuffer, answer: Answer, now: Date) {
+        remember(body: body, answer: answer, caller: InsightCaller(FetchContext(now: now), counting: false), now: now)
+    }
+
+    /// Remembers `answer` and its `caller` for a valid request `body` evaluated at `now`.
+    func remember(body: ByteBuffer, answer: Answer, caller: InsightCaller, now: Date) {
         guard body.readableBytes <= Self.bodyLimit else { return }
         let validUntil =
             compiled.inputs.timeBoundaries.first { $0 > now }?.timeIntervalSince1970 ?? .infinity
@@ -61,7 +70,7 @@ final class AnswerMemo<Answer: Sendable>: Sendable {
         let key = ByteBuffer(bytes: body.readableBytesView)
         byBody.withLockedValue { entries in
             if entries.count >= Self.bodyCapacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = (answer, validUntil)
+            entries[key] = (answer, caller, validUntil)
         }
     }
 }

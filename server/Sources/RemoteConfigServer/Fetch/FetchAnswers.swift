@@ -25,9 +25,12 @@ final class FetchAnswers: Sendable {
         let okHead: ByteBuffer
         let gzipOkHead: ByteBuffer?
         let notModifiedHead: ByteBuffer
+        /// What this answer counts for in insights.
+        let tally: AnswerTally
 
-        init(state: FetchState, etag: String, body: ByteBuffer) {
+        init(state: FetchState, etag: String, body: ByteBuffer, tally: AnswerTally = .empty) {
             self.state = state
+            self.tally = tally
             self.etag = etag
             self.body = body
             let gzipBody =
@@ -82,7 +85,9 @@ final class FetchAnswers: Sendable {
 
     init(_ compiled: CompiledTemplate) {
         self.compiled = compiled
-        self.memo = AnswerMemo(compiled) { signature in FetchAnswers.encode(compiled.resolve(signature)) }
+        self.memo = AnswerMemo(compiled) { signature in
+            FetchAnswers.encode(compiled.resolve(signature), tally: compiled.tally(signature))
+        }
     }
 
     /// Whether evaluating one caller may take long enough to stall other connections.
@@ -100,11 +105,21 @@ final class FetchAnswers: Sendable {
     /// The answer for a request body seen before, without parsing or evaluating it again (see `AnswerMemo`).
     func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? { memo.rememberedAnswer(body: body, now: now) }
 
+    /// The answer and the caller of a request body seen before (see `AnswerMemo`).
+    func rememberedCall(body: ByteBuffer, now: Date) -> (answer: Answer, caller: InsightCaller)? {
+        memo.rememberedCall(body: body, now: now)
+    }
+
     /// Remembers `answer` for a valid request `body` evaluated at `now`.
     func remember(body: ByteBuffer, answer: Answer, now: Date) { memo.remember(body: body, answer: answer, now: now) }
 
+    /// Remembers `answer` and its `caller` for a valid request `body` evaluated at `now`.
+    func remember(body: ByteBuffer, answer: Answer, caller: InsightCaller, now: Date) {
+        memo.remember(body: body, answer: answer, caller: caller, now: now)
+    }
+
     /// The body bytes and the ETag, which depends only on what this caller receives (state and entries).
-    static func encode(_ result: FetchResult) -> Answer {
+    static func encode(_ result: FetchResult, tally: AnswerTally = .empty) -> Answer {
         var entries: [UInt8] = [UInt8(ascii: "{")]
         for (index, entry) in result.entries.enumerated() {
             if index > 0 { entries.append(UInt8(ascii: ",")) }
@@ -136,7 +151,7 @@ final class FetchAnswers: Sendable {
         }
         tail.append(UInt8(ascii: "}"))
         body.writeBytes(tail)
-        return Answer(state: result.state, etag: String(decoding: etag, as: UTF8.self), body: body)
+        return Answer(state: result.state, etag: String(decoding: etag, as: UTF8.self), body: body, tally: tally)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

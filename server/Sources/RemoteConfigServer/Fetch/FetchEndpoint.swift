@@ -130,10 +130,13 @@ final class FetchEndpoint: Sendable {
     let heavyWork: HeavyWork
     /// Which web origins may call from a browser (the front adds the headers; the router's middleware too).
     let cors: CORSPolicy
+    /// Counts every answer for insights, in memory (see `InsightsRecorder`).
+    let insights: InsightsRecorder
 
     init(
         published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?,
-        heavyWork: HeavyWork, cors: CORSPolicy = .none
+        heavyWork: HeavyWork, cors: CORSPolicy = .none,
+        insights: InsightsRecorder = InsightsRecorder(enabled: false, sampleSize: 0)
     ) {
         self.published = published
         self.clientKeys = clientKeys
@@ -141,6 +144,7 @@ final class FetchEndpoint: Sendable {
         self.rateLimiter = rateLimiter
         self.heavyWork = heavyWork
         self.cors = cors
+        self.insights = insights
     }
 
     /// Request bodies longer than this are read on the heavy-work threads: an SDK's body is a few hundred
@@ -244,8 +248,10 @@ final class FetchEndpoint: Sendable {
             return ofrepStep(evaluation, answers: published.entry(project)?.ofrep ?? .nothingPublished, now: now)
         }
         let answers = published.entry(project)?.answers
-        if let remembered = answers?.rememberedAnswer(body: call.body, now: now) {
-            return .done(reply(remembered, call))
+        // Every answer is counted here, where it is decided, whichever way it was found.
+        if let remembered = answers?.rememberedCall(body: call.body, now: now) {
+            insights.record(project: project, caller: remembered.caller, now: now, tally: remembered.answer.tally)
+            return .done(reply(remembered.answer, call))
         }
         if call.body.readableBytes > Self.inlineBodyLimit {
             // Reading a long body takes long enough to matter to every other connection of this event loop.
@@ -256,27 +262,32 @@ final class FetchEndpoint: Sendable {
             }
         }
         let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
+        let caller = InsightCaller(context, counting: insights.enabled)
         // The client key proves the project exists; one this server has not loaded yet has nothing
         // published (a publish would have reached it through NOTIFY or the periodic check).
         guard let answers else {
+            insights.record(project: project, caller: caller, now: now, tally: FetchAnswers.noTemplate.tally)
             return .done(reply(FetchAnswers.noTemplate, call))
         }
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                answers.remember(body: call.body, answer: answer, now: now)
+                answers.remember(body: call.body, answer: answer, caller: caller, now: now)
+                insights.record(project: project, caller: caller, now: now, tally: answer.tally)
                 return reply(answer, call)
             }
         }
         let answer = answers.answer(for: context)
-        answers.remember(body: call.body, answer: answer, now: now)
+        answers.remember(body: call.body, answer: answer, caller: caller, now: now)
+        insights.record(project: project, caller: caller, now: now, tally: answer.tally)
         return .done(reply(answer, call))
     }
 
     /// An OFREP evaluation from the remembered evaluations of the caller's template.
     private func ofrepStep(_ evaluation: OFREPEvaluation, answers: OFREPAnswers, now: Date) -> Step {
-        if let remembered = answers.rememberedAnswer(body: evaluation.call.body, now: now) {
-            return .done(evaluation.reply(remembered, answers: answers))
+        if let remembered = answers.rememberedCall(body: evaluation.call.body, now: now) {
+            if let caller = remembered.caller { count(evaluation, remembered.answer, answers, caller, now) }
+            return .done(evaluation.reply(remembered.answer, answers: answers))
         }
         if evaluation.call.body.readableBytes > Self.inlineBodyLimit {
             return .evaluateOffLoop {
@@ -295,16 +306,35 @@ final class FetchEndpoint: Sendable {
             return .done(evaluation.reply(error))
         }
         let body = evaluation.call.body
+        let caller = InsightCaller(context, counting: insights.enabled)
         if answers.isHeavy {
-            return .evaluateOffLoop {
+            return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                answers.remember(body: body, answer: answer, now: now)
+                answers.remember(body: body, answer: answer, caller: caller, now: now)
+                count(evaluation, answer, answers, caller, now)
                 return evaluation.reply(answer, answers: answers)
             }
         }
         let answer = answers.answer(for: context)
-        answers.remember(body: body, answer: answer, now: now)
+        answers.remember(body: body, answer: answer, caller: caller, now: now)
+        count(evaluation, answer, answers, caller, now)
         return .done(evaluation.reply(answer, answers: answers))
+    }
+
+    /// Counts an OFREP answer: a bulk one for every flag, a single one for its flag (none for a flag that
+    /// does not exist, which is answered with an error).
+    private func count(
+        _ evaluation: OFREPEvaluation, _ answer: OFREPAnswers.Answer, _ answers: OFREPAnswers,
+        _ caller: InsightCaller, _ now: Date
+    ) {
+        guard insights.enabled else { return }
+        var position: Int?
+        if case .ofrepFlag(let key) = evaluation.call.route {
+            guard let found = answers.position(of: key) else { return }
+            position = found
+        }
+        insights.record(
+            project: evaluation.project, caller: caller, now: now, tally: answer.tally, position: position)
     }
 
     private func reply(_ answer: FetchAnswers.Answer, _ call: FetchCall) -> FetchReply {

@@ -38,7 +38,14 @@ final class OFREPAnswers: Sendable {
         let gzipOkHead: ByteBuffer
         let notModifiedHead: ByteBuffer
 
-        init(bulkHead: ByteBuffer, etag: String, items: [(offset: Int, length: Int)], singleTail: ByteBuffer) {
+        /// What this evaluation counts for in insights.
+        let tally: AnswerTally
+
+        init(
+            bulkHead: ByteBuffer, etag: String, items: [(offset: Int, length: Int)], singleTail: ByteBuffer,
+            tally: AnswerTally = .empty
+        ) {
+            self.tally = tally
             self.flagsLength = bulkHead.readableBytes
             self.etag = etag
             self.items = items
@@ -181,7 +188,7 @@ final class OFREPAnswers: Sendable {
                     outcome: outcome, type: valueTypes[outcome.key] ?? .string,
                     split: outcome.condition.map(splitConditions.contains) ?? false)
             }
-            return OFREPAnswers.encode(items: items, templateVersion: version)
+            return OFREPAnswers.encode(items: items, templateVersion: version, tally: compiled.tally(signature))
         }
     }
 
@@ -199,9 +206,16 @@ final class OFREPAnswers: Sendable {
         memo == nil ? empty : memo?.rememberedAnswer(body: body, now: now)
     }
 
-    /// Remembers `answer` for a valid request `body` evaluated at `now`.
-    func remember(body: ByteBuffer, answer: Answer, now: Date) {
-        memo?.remember(body: body, answer: answer, now: now)
+    /// The evaluation and the caller of a request body seen before; the empty evaluation, with no caller,
+    /// before anything is published.
+    func rememberedCall(body: ByteBuffer, now: Date) -> (answer: Answer, caller: InsightCaller?)? {
+        guard let memo else { return (empty, nil) }
+        return memo.rememberedCall(body: body, now: now).map { ($0.answer, $0.caller) }
+    }
+
+    /// Remembers `answer` and its `caller` for a valid request `body` evaluated at `now`.
+    func remember(body: ByteBuffer, answer: Answer, caller: InsightCaller, now: Date) {
+        memo?.remember(body: body, answer: answer, caller: caller, now: now)
     }
 
     /// One parameter's outcome with what OFREP says about it.
@@ -213,7 +227,7 @@ final class OFREPAnswers: Sendable {
     }
 
     /// The bulk head and the ETag of `items`.
-    static func encode(items: [Item], templateVersion: String?) -> Answer {
+    static func encode(items: [Item], templateVersion: String?, tally: AnswerTally = .empty) -> Answer {
         var bytes: [UInt8] = Array(#"{"flags":["#.utf8)
         var places: [(offset: Int, length: Int)] = []
         places.reserveCapacity(items.count)
@@ -257,7 +271,7 @@ final class OFREPAnswers: Sendable {
         etag += "\""
         return Answer(
             bulkHead: ByteBuffer(bytes: bytes), etag: etag, items: places,
-            singleTail: ByteBuffer(bytes: versionTail + Array("}}".utf8)))
+            singleTail: ByteBuffer(bytes: versionTail + Array("}}".utf8)), tally: tally)
     }
 
     /// A served value as OFREP types it: BOOLEAN a JSON boolean, NUMBER a JSON number, JSON the value

@@ -1,0 +1,35 @@
+import Foundation
+import RemoteConfigCore
+
+/// `/v1/projects/{p}/insights/…`, read into the reports the server writes.
+extension AdminClient {
+    /// `GET …/insights/versions`.
+    public func insightsVersions(project: String, platform: String?, since: String?, until: String?) async throws
+        -> InsightsVersionsReport
+    {
+        var query: [(String, String)] = []
+        if let platform { query.append(("platform", platform)) }
+        if let since { query.append(("since", since)) }
+        if let until { query.append(("until", until)) }
+        return try await report("/v1/projects/" + Self.escape(project) + "/insights/versions", query)
+    }
+
+    /// `GET …/insights/parameters`.
+    public func insightsParameters(project: String, since: String?, until: String?) async throws
+        -> InsightsParametersReport
+    {
+        var query: [(String, String)] = []
+        if let since { query.append(("since", since)) }
+        if let until { query.append(("until", until)) }
+        return try await report("/v1/projects/" + Self.escape(project) + "/insights/parameters", query)
+    }
+
+    private func report<Report: Decodable>(_ path: String, _ query: [(String, String)]) async throws -> Report {
+        let response = try await call("GET", path, query: query)
+        do {
+            return try JSONDecoder().decode(Report.self, from: Data(response.body))
+        } catch {
+            throw AdminClientError.badResponse("the insights answer is not the shape this client knows: \(error)")
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+/// A HyperLogLog sketch of distinct app instances: 2^12 registers of 6 bits, about 1.6% standard error
+/// (1.04 / √4096), merged by the register-wise maximum, so sketches from several servers or hours count an
+/// instance seen in both once.
+///
+/// Small sketches keep only their non-zero registers (most versions of an app are seen by few instances);
+/// past `sparseLimit` of them, every register. The estimate is Ertl's improved estimator ("New cardinality
+/// estimation algorithms for HyperLogLog sketches", 2017), which needs neither the small-range switch to
+/// linear counting nor HyperLogLog++'s empirical bias tables to stay within the standard error at every
+/// cardinality.
+public struct HyperLogLog: Sendable, Equatable {
+    /// Index bits: 2^12 registers.
+    public static let precision = 12
+    /// The number of registers.
+    public static let registerCount = 1 << precision
+    /// Above this many non-zero registers the sketch keeps them all: the sparse form would then be the larger.
+    static let sparseLimit = 1024
+    /// Serialized forms, the first byte of `serialized()`.
+    static let sparseTag: UInt8 = 1
+    static let denseTag: UInt8 = 2
+
+    private enum Storage: Equatable {
+        /// register index → rank, only non-zero registers.
+        case sparse([UInt16: UInt8])
+        /// Every register, one byte each in memory.
+        case dense([UInt8])
+    }
+
+    private var storage = Storage.sparse([:])
+
+    /// An empty sketch.
+    public init() {}
+
+    /// Whether nothing was added.
+    public var isEmpty: Bool {
+        if case .sparse(let registers) = storage { return registers.isEmpty }
+        return false
+    }
+
+    /// Adds an instance by its 64-bit hash (`InstanceHash`): the top 12 bits choose a register, the rank is
+    /// one more than the leading zeros of the remaining 52.
+    public mutating func add(hash: UInt64) {
+        let index = Int(hash >> UInt64(64 - Self.precision))
+        let rest = hash << UInt64(Self.precision)
+        let rank = UInt8(min(rest.leadingZeroBitCount, 64 - Self.precision) + 1)
+        set(index, rank)
+    }
+
+    private mutating func set(_ index: Int, _ rank: UInt8) {
+        switch storage {
+        case .dense(var registers):
+            guard registers[index] < rank else { return }
+            storage = .sparse([:])  // lets `registers` be uniquely referenced while it changes
+            registers[index] = rank
+            storage = .dense(registers)
+        case .sparse(var registers):
+            if let old = registers[UInt16(index)], old >= rank { return }
+            storage = .dense([])
+            registers[UInt16(index)] = rank
+            if registers.count > Self.sparseLimit {
+                var dense = [UInt8](repeating: 0, count: Self.registerCount)
+                for (position, value) in registers { dense[Int(position)] = value }
+                storage = .dense(dense)
+            } else {
+                storage = .sparse(registers)
+            }
+        }
+    }
+
+    /// Adds every instance of `other` (the union of both).
+    public mutating func merge(_ other: HyperLogLog) {
+        switch other.storage {
+        case .sparse(let registers):
+            for (index, rank) in registers { set(Int(index), rank) }
+        case .dense(let theirs):
+            var mine = denseRegisters
+            for index in 0..<Self.registerCount where theirs[index] > mine[index] { mine[index] = theirs[index] }
+            storage = .dense(mine)
+        }
+    }
+
+    /// Every register, zeros included.
+    private var denseRegisters: [UInt8] {
+        switch storage {
+        case .dense(let registers): return registers
+        case .sparse(let registers):
+            var dense = [UInt8](repeating: 0, count: Self.registerCount)
+            for (index, rank) in registers { dense[Int(index)] = rank }
+            return dense
+        }
+    }
+
+    /// The estimated number of distinct instances added.
+    public var estimate: Double {
+        let q = 64 - Self.precision
+        var histogram = [Double](repeating: 0, count: q + 2)
+        switch storage {
+        case .sparse(let registers):
+            histogram[0] = Double(Self.registerCount - registers.count)
+            for rank in registers.values { histogram[Int(rank)] += 1 }
+        case .dense(let registers):
+            for rank in registers { histogram[Int(rank)] += 1 }
+        }
+        let m = Double(Self.registerCount)
+        var z = m * Self.tau(1 - histogram[q + 1] / m)
+        for k in stride(from: q, through: 1, by: -1) { z = 0.5 * (z + histogram[k]) }
+        z += m * Self.sigma(histogram[0] / m)
+        return (m * m / (2 * log(2.0))) / z
+    }
+
+    /// The estimate rounded to a whole number of instances.
+    public var count: Int { Int(estimate.rounded()) }
+
+    private static func sigma(_ value: Double) -> Double {
+        if value == 1 { return .infinity }
+        var x = value
+        var y = 1.0
+        var z = x
+        while true {
+            x *= x
+            let previous = z
+            z += x * y
+            y += y
+            if z == previous { return z }
+        }
+    }
+
+    private static func tau(_ value: Double) -> Double {
+        if value == 0 || value == 1 { return 0 }
+        var x = value
+        var y = 1.0
+        var z = 1 - x
+        while true {
+            x = x.squareRoot()
+            let previous = z
+            y *= 0.5
+            z -= (1 - x) * (1 - x) * y
+            if z == previous { return z / 3 }
+        }
+    }
+
+    /// The stored form: `1`, then 3 bytes per non-zero register (12 bits of index, 6 of rank) in index order
+    /// while that is shorter; else `2`, then every register's 6 bits packed (3,072 bytes).
+    public func serialized() -> [UInt8] {
+        let registers: [(index: Int, rank: UInt8)]
+        switch storage {
+        case .sparse(let sparse):
+            registers = sparse.map { (Int($0.key), $0.value) }.sorted { $0.index < $1.index }
+        case .dense(let dense):
+            let nonZero = dense.enumerated().filter { $0.element != 0 }
+            guard nonZero.count <= Self.sparseLimit else { return Self.pack(dense) }
+            registers = nonZero.map { ($0.offset, $0.element) }
+        }
+        var bytes: [UInt8] = [Self.sparseTag]
+        bytes.reserveCapacity(1 + 3 * registers.count)
+        for (index, rank) in registers {
+            let word = UInt32(index) << 6 | UInt32(rank & 0x3F)
+            bytes.append(UInt8(truncatingIfNeeded: word >> 16))
+            bytes.append(UInt8(truncatingIfNeeded: word >> 8))
+            bytes.append(UInt8(truncatingIfNeeded: word))
+        }
+        return bytes
+    }
+
+    private static func pack(_ registers: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [denseTag]
+        bytes.reserveCapacity(1 + registerCount * 6 / 8)
+        var index = 0
+        while index < registerCount {
+            // Four 6-bit registers in three bytes.
+            let word =
+                UInt32(registers[index] & 0x3F) << 18 | UInt32(registers[index + 1] & 0x3F) << 12
+                | UInt32(registers[index + 2] & 0x3F) << 6 | UInt32(registers[index + 3] & 0x3F)
+            bytes.append(UInt8(truncatingIfNeeded: word >> 16))
+            bytes.append(UInt8(truncatingIfNeeded: word >> 8))
+            bytes.append(UInt8(truncatingIfNeeded: word))
+            index += 4
+        }
+        return bytes
+    }
+
+    /// Reads `serialized()`'s form; nil for bytes that are not one.
+    public init?(serialized bytes: some Collection<UInt8>) {
+        let bytes = Array(bytes)
+        guard let tag = bytes.first else { return nil }
+        switch tag {
+        case Self.sparseTag:
+            guard (bytes.count - 1) % 3 == 0 else { return nil }
+            var offset = 1
+            while offset < bytes.count {
+                let word = UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2])
+                let index = Int(word >> 6)
+                let rank = UInt8(word & 0x3F)
+                guard index < Self.registerCount, rank > 0, rank <= 64 - Self.precision + 1 else { return nil }
+                set(index, rank)
+                offset += 3
+            }
+        case Self.denseTag:
+            guard bytes.count == 1 + Self.registerCount * 6 / 8 else { return nil }
+            var registers = [UInt8](repeating: 0, count: Self.registerCount)
+            var offset = 1
+            var index = 0
+            while index < Self.registerCount {
+                let word = UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2])
+                registers[index] = UInt8((word >> 18) & 0x3F)
+                registers[index + 1] = UInt8((word >> 12) & 0x3F)
+                registers[index + 2] = UInt8((word >> 6) & 0x3F)
+                registers[index + 3] = UInt8(word & 0x3F)
+                offset += 3
+                index += 4
+            }
+            guard registers.allSatisfy({ $0 <= 64 - Self.precision + 1 }) else { return nil }
+            storage = .dense(registers)
+        default:
+            return nil
+        }
+    }
+}

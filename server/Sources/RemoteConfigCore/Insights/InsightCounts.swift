@@ -1,0 +1,152 @@
+/// One project's counts for one UTC hour on one event loop (or what a flush adds up from several): answers
+/// and distinct instances by platform and version, and answers by what each got. Bounded whatever callers
+/// send: at most `InsightVersion.maximumPerPlatform` versions per platform, and answers kept per answer
+/// (signature), not per call.
+public struct InsightCounts: Sendable {
+    /// A platform and a version label.
+    public struct VersionKey: Sendable, Hashable {
+        /// `IOS`, `ANDROID`, `WEB` or `UNKNOWN`.
+        public let platform: String
+        /// A version, `(other)` or `(invalid)`.
+        public let version: String
+
+        /// Creates a key.
+        public init(platform: String, version: String) {
+            self.platform = platform
+            self.version = version
+        }
+    }
+
+    /// Answers and distinct instances of one platform and version.
+    public struct VersionCount: Sendable {
+        /// Client answers.
+        public var answers: Int = 0
+        /// The instances that got them.
+        public var instances = HyperLogLog()
+
+        /// Creates a count.
+        public init(answers: Int = 0, instances: HyperLogLog = HyperLogLog()) {
+            self.answers = answers
+            self.instances = instances
+        }
+    }
+
+    /// A parameter's source, or a condition (`parameter` nil): what the per-answer counts add up to.
+    public struct SourceKey: Sendable, Hashable {
+        /// The parameter key; nil for a matched condition's count.
+        public let parameter: String?
+        /// `CONDITION`, `DEFAULT` or `IN_APP_DEFAULT`; unused for a condition's count.
+        public let source: String
+        /// The deciding (or matched) condition; empty when none.
+        public let condition: String
+
+        /// Creates a key.
+        public init(parameter: String?, source: String, condition: String) {
+            self.parameter = parameter
+            self.source = source
+            self.condition = condition
+        }
+    }
+
+    /// One answer's count: the whole answer (`position` -1) or one parameter of it (an OFREP single flag).
+    private struct AnswerKey: Hashable {
+        let tally: ObjectIdentifier
+        let position: Int32
+    }
+
+    /// At most this many distinct answers are kept before they are added up into `sources`.
+    static let answerLimit = 4_096
+
+    /// By platform and version.
+    public private(set) var versions: [VersionKey: VersionCount] = [:]
+    /// Version labels per platform (other than `(other)` and `(invalid)`).
+    private var versionsPerPlatform: [String: Int] = [:]
+    /// Answers by the answer they got, counted per call without touching the parameters.
+    private var answers: [AnswerKey: (tally: AnswerTally, count: Int)] = [:]
+    /// Answers already added up by parameter source and matched condition.
+    private var added: [SourceKey: Int] = [:]
+
+    /// Empty counts.
+    public init() {}
+
+    /// Whether nothing was counted.
+    public var isEmpty: Bool { versions.isEmpty && answers.isEmpty && added.isEmpty }
+
+    /// Counts one answer to a caller on `platform` (nil: not sent) at `version` (raw, untrusted), with
+    /// instance hash `hash` (nil: none sent), that got `tally`, all of it or (`position`) one parameter.
+    public mutating func record(
+        platform: Platform?, version: String?, hash: UInt64?, tally: AnswerTally, position: Int? = nil
+    ) {
+        let platformName = platform?.rawValue ?? InsightVersion.unknownPlatform
+        var label = InsightVersion.label(version)
+        var key = VersionKey(platform: platformName, version: label)
+        if versions[key] == nil, InsightVersion.isVersion(label) {
+            if versionsPerPlatform[platformName, default: 0] >= InsightVersion.maximumPerPlatform {
+                label = InsightVersion.other
+                key = VersionKey(platform: platformName, version: label)
+            } else {
+                versionsPerPlatform[platformName, default: 0] += 1
+            }
+        }
+        versions[key, default: VersionCount()].answers += 1
+        if let hash { versions[key]!.instances.add(hash: hash) }
+        let answerKey = AnswerKey(tally: ObjectIdentifier(tally), position: Int32(position ?? -1))
+        if let index = answers.index(forKey: answerKey) {
+            answers.values[index].count += 1
+        } else {
+            if answers.count >= Self.answerLimit { addUp() }
+            answers[answerKey] = (tally, 1)
+        }
+    }
+
+    /// Adds `other`'s counts (another loop's, or another flush's) to these; versions beyond the bound fold
+    /// into `(other)`.
+    public mutating func merge(_ other: InsightCounts) {
+        for (key, count) in other.versions { add(key, count) }
+        for (key, count) in other.sources { added[key, default: 0] += count }
+    }
+
+    /// Adds one platform and version's count, keeping the bound.
+    public mutating func add(_ key: VersionKey, _ count: VersionCount) {
+        var key = key
+        if versions[key] == nil, InsightVersion.isVersion(key.version) {
+            if versionsPerPlatform[key.platform, default: 0] >= InsightVersion.maximumPerPlatform {
+                key = VersionKey(platform: key.platform, version: InsightVersion.other)
+            } else {
+                versionsPerPlatform[key.platform, default: 0] += 1
+            }
+        }
+        var existing = versions[key] ?? VersionCount()
+        existing.answers += count.answers
+        existing.instances.merge(count.instances)
+        versions[key] = existing
+    }
+
+    /// Answers by parameter source (`parameter` set) and matched condition (`parameter` nil).
+    public var sources: [SourceKey: Int] {
+        var copy = self
+        copy.addUp()
+        return copy.added
+    }
+
+    private mutating func addUp() {
+        for (key, entry) in answers {
+            let tally = entry.tally
+            if key.position >= 0 {
+                if Int(key.position) < tally.sources.count {
+                    added[Self.sourceKey(tally.sources[Int(key.position)]), default: 0] += entry.count
+                }
+            } else {
+                for source in tally.sources { added[Self.sourceKey(source), default: 0] += entry.count }
+            }
+            for condition in tally.matchedConditions {
+                added[SourceKey(parameter: nil, source: "", condition: condition), default: 0] += entry.count
+            }
+        }
+        answers.removeAll(keepingCapacity: true)
+    }
+
+    private static func sourceKey(_ source: AnswerTally.Source) -> SourceKey {
+        SourceKey(parameter: source.parameter, source: source.source.rawValue, condition: source.condition ?? "")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import RemoteConfigStore
+import ServiceLifecycle
+
+/// Adds this server's counts to the database every `interval` and once more at a graceful stop (after the
+/// server stopped answering), and now and then rolls up and deletes old rows (whichever server gets there
+/// first; also with insights off). A flush that fails keeps its counts for the next one; a project's counts are written in one
+/// transaction, so none is written twice.
+struct InsightsService: Service {
+    let recorder: InsightsRecorder
+    let store: InsightsStore
+    let interval: Duration
+    let retentionDays: Int
+    let logger: Logger
+    /// Maintenance runs at most this often per server.
+    var maintenanceInterval: Duration = .seconds(600)
+
+    func run() async throws {
+        var pending = InsightsBatch()
+        var lastMaintenance = ContinuousClock.now - maintenanceInterval + interval
+        while true {
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            let stopping = Task.isShuttingDownGracefully || Task.isCancelled
+            if recorder.enabled { await flush(&pending) }
+            if stopping { return }
+            // Also with insights off: what was stored before still expires.
+            if ContinuousClock.now - lastMaintenance >= maintenanceInterval {
+                lastMaintenance = ContinuousClock.now
+                do {
+                    try await store.maintain(retentionDays: retentionDays)
+                } catch {
+                    logger.warning("insights: retention and roll-up failed, retried later: \(error)")
+                }
+            }
+        }
+    }
+
+    /// Writes what was counted since the last flush, and whatever an earlier flush could not write.
+    func flush(_ pending: inout InsightsBatch) async {
+        pending.merge(recorder.drain())
+        for project in pending.projects.sorted() {
+            var part = InsightsBatch()
+            part.counts = pending.counts.filter { $0.key.project == project }
+            part.samples[project] = pending.samples[project]
+            do {
+                try await store.add(part, sampleSize: recorder.sampleSize)
+                for key in part.counts.keys { pending.counts[key] = nil }
+                pending.samples[project] = nil
+            } catch {
+                logger.warning("insights: could not write the counts of \(project), kept for the next flush: \(error)")
+            }
+        }
+    }
+
+}

@@ -1,0 +1,150 @@
+import Foundation
+import RemoteConfigCore
+import Testing
+
+@Suite("Insights: sketches, versions, samples")
+struct InsightsCoreTests {
+    /// Distinct hashes from a seeded generator (as `InstanceHash` would give for distinct ids).
+    private static func hashes(_ count: Int, seed: UInt64) -> [UInt64] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in generator.next() }
+    }
+
+    @Test("HyperLogLog stays within 2% of the true count from 100 to 1,000,000 instances")
+    func hyperLogLogError() {
+        var worst = 0.0
+        var squares = 0.0
+        var runs = 0
+        for (index, truth) in [100, 1_000, 10_000, 20_000, 100_000, 300_000, 1_000_000].enumerated() {
+            for trial in 0..<(truth >= 300_000 ? 2 : 6) {
+                var sketch = HyperLogLog()
+                for hash in Self.hashes(truth, seed: UInt64(index * 100 + trial + 1)) { sketch.add(hash: hash) }
+                let error = (sketch.estimate - Double(truth)) / Double(truth)
+                worst = max(worst, abs(error))
+                squares += error * error
+                runs += 1
+            }
+        }
+        let rootMeanSquare = (squares / Double(runs)).squareRoot()
+        #expect(rootMeanSquare <= 0.02, "relative standard error \(rootMeanSquare)")
+        #expect(worst <= 0.06, "worst relative error \(worst)")
+    }
+
+    @Test("Real instance ids hash uniformly: 200,000 ids within 2%")
+    func instanceIds() {
+        var sketch = HyperLogLog()
+        for index in 0..<200_000 { sketch.add(hash: InstanceHash.of("instance-\(index)")) }
+        #expect(abs(sketch.estimate - 200_000) / 200_000 <= 0.02)
+    }
+
+    @Test("Merging is the union: an instance seen by two servers counts once")
+    func mergeIsUnion() {
+        let all = Self.hashes(150_000, seed: 7)
+        var first = HyperLogLog()
+        var second = HyperLogLog()
+        var both = HyperLogLog()
+        for (index, hash) in all.enumerated() {
+            if index < 100_000 { first.add(hash: hash) }
+            if index >= 50_000 { second.add(hash: hash) }
+            both.add(hash: hash)
+        }
+        var merged = first
+        merged.merge(second)
+        #expect(merged == both)
+        #expect(abs(merged.estimate - 150_000) / 150_000 <= 0.03)
+        var again = merged
+        again.merge(first)
+        #expect(again == merged)
+    }
+
+    @Test("Sketches serialize sparse while small and in 3,073 bytes when large, and read back the same")
+    func serialization() throws {
+        var small = HyperLogLog()
+        for hash in Self.hashes(10, seed: 3) { small.add(hash: hash) }
+        let smallBytes = small.serialized()
+        #expect(smallBytes.count == 1 + 3 * 10)
+        #expect(try #require(HyperLogLog(serialized: smallBytes)) == small)
+        var large = HyperLogLog()
+        for hash in Self.hashes(50_000, seed: 4) { large.add(hash: hash) }
+        let largeBytes = large.serialized()
+        #expect(largeBytes.count == 3_073)
+        let read = try #require(HyperLogLog(serialized: largeBytes))
+        #expect(read == large)
+        #expect(read.estimate == large.estimate)
+        #expect(HyperLogLog(serialized: [9, 1, 2]) == nil)
+        #expect(HyperLogLog(serialized: [1, 1]) == nil)
+        #expect(HyperLogLog(serialized: []) == nil)
+    }
+
+    @Test("Versions: labels, newest-first order, (other) and (invalid) last")
+    func versionLabels() {
+        #expect(InsightVersion.label("2.3.0") == "2.3.0")
+        #expect(InsightVersion.label("2.x") == "(invalid)")
+        #expect(InsightVersion.label(nil) == "(invalid)")
+        #expect(InsightVersion.label(String(repeating: "1.", count: 40) + "1") == "(invalid)")
+        let sorted = ["(invalid)", "2.2.1", "(other)", "10.0", "2.3.0"].sorted(by: InsightVersion.newestFirst)
+        #expect(sorted == ["10.0", "2.3.0", "2.2.1", "(other)", "(invalid)"])
+    }
+
+    @Test("Counts keep at most 200 versions per platform, whatever callers send")
+    func boundedVersions() {
+        var counts = InsightCounts()
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<30_000 {
+            let version = "\(generator.next() % 1000).\(generator.next() % 1000).\(generator.next() % 1000)"
+            counts.record(platform: .ios, version: version, hash: generator.next(), tally: .empty)
+            counts.record(platform: nil, version: "garbage \(generator.next())", hash: generator.next(), tally: .empty)
+        }
+        let ios = counts.versions.filter { $0.key.platform == "IOS" }
+        #expect(ios.count == 201)
+        #expect(ios[.init(platform: "IOS", version: "(other)")]!.answers == 30_000 - 200)
+        #expect(counts.versions.filter { $0.key.platform == "UNKNOWN" }.count == 1)
+        #expect(counts.versions.values.reduce(0) { $0 + $1.answers } == 60_000)
+        var merged = InsightCounts()
+        merged.merge(counts)
+        merged.merge(counts)
+        #expect(merged.versions.count == 202)
+        #expect(merged.versions.values.reduce(0) { $0 + $1.answers } == 120_000)
+    }
+
+    @Test("Answers count per parameter source and matched condition, per signature")
+    func answerSources() throws {
+        let template = try RemoteConfigTemplate(
+            json: #"""
+                {"conditions": [{"name": "ios", "expression": "device.os == 'ios'"}],
+                 "parameters": {"force": {"defaultValue": {"value": "false"},
+                                          "conditionalValues": {"ios": {"value": "true"}}},
+                                "tip": {"defaultValue": {"useInAppDefault": true}}}}
+                """#.utf8)
+        let compiled = try CompiledTemplate(template)
+        let ios = compiled.tally(compiled.signature(for: FetchContext(appInstanceId: "a", platform: .ios)))
+        let web = compiled.tally(compiled.signature(for: FetchContext(appInstanceId: "b", platform: .web)))
+        var counts = InsightCounts()
+        for _ in 0..<3 { counts.record(platform: .ios, version: "1.0", hash: 1, tally: ios) }
+        counts.record(platform: .web, version: "1.0", hash: 2, tally: web)
+        counts.record(platform: .ios, version: "1.0", hash: 1, tally: ios, position: 0)
+        let sources = counts.sources
+        #expect(sources[.init(parameter: "force", source: "CONDITION", condition: "ios")] == 4)
+        #expect(sources[.init(parameter: "force", source: "DEFAULT", condition: "")] == 1)
+        #expect(sources[.init(parameter: "tip", source: "IN_APP_DEFAULT", condition: "")] == 4)
+        #expect(sources[.init(parameter: nil, source: "", condition: "ios")] == 4)
+        #expect(counts.versions[.init(platform: "IOS", version: "1.0")]?.instances.count == 1)
+    }
+
+    @Test("The bottom-k sample keeps the k smallest distinct instances with their last context")
+    func bottomK() {
+        var sample = BottomKSample<String>(capacity: 100)
+        let hashes = Self.hashes(10_000, seed: 5).map(InstanceHash.sampleKey)
+        for (index, key) in hashes.enumerated() { sample.offer(key: key, context: "first \(index)") }
+        for (index, key) in hashes.enumerated() { sample.offer(key: key, context: "second \(index)") }
+        sample.trim()
+        let smallest = Set(hashes.sorted().prefix(100))
+        #expect(Set(sample.entries.keys) == smallest)
+        #expect(sample.entries.values.allSatisfy { $0.hasPrefix("second") })
+        var other = BottomKSample<String>(capacity: 100)
+        other.offer(key: .min, context: "newest")
+        other.merge(sample)
+        #expect(other.entries.count == 100)
+        #expect(other.entries[.min] == "newest")
+    }
+}
