@@ -73,10 +73,10 @@ import Testing
             _ = try? await busy.value
             let bombs = answered.withLockedValue { $0 }
             // Other tests share the two cores, which can delay any one probe; bodies read on the event loops
-            // would delay them all, by seconds. So: nine in ten within 100 ms, none over a second.
+            // would delay them all, by seconds. So: nine in ten within 300 ms, none over a second.
             let sorted = durations.sorted()
             let ninetieth = sorted[sorted.count * 9 / 10 - 1]
-            #expect(ninetieth < .milliseconds(100), "9 in 10 of \(sorted.count) probes took up to \(ninetieth)")
+            #expect(ninetieth < .milliseconds(300), "9 in 10 of \(sorted.count) probes took up to \(ninetieth)")
             #expect(sorted.last! < .seconds(1), "the slowest of \(sorted.count) probes took \(sorted.last!)")
             #expect(bombs > 0, "no escape body was answered")
             print("escape bodies: \(bombs) answered, slowest probe \(sorted.last!), 90th percentile \(ninetieth)")

@@ -159,13 +159,17 @@ import Testing
             let now = Date()
             let thisHour = Int(now.timeIntervalSince1970 / 3600)
             // One answer an hour for the last 5 days, each from its own instance.
-            var batch = InsightsBatch()
-            for hour in (thisHour - 5 * 24 + 1)...thisHour {
-                var counts = InsightCounts()
-                counts.record(platform: .ios, version: "1.0", hash: InstanceHash.of("i\(hour)"), tally: .empty)
-                batch.counts[.init(project: "shop-app", hour: hour)] = counts
+            // Added a day at a time, as flushes would: one call writing 120 hours can outlast the database
+            // deadline on a loaded machine.
+            for day in 0..<5 {
+                var batch = InsightsBatch()
+                for hour in (thisHour - (day + 1) * 24 + 1)...(thisHour - day * 24) {
+                    var counts = InsightCounts()
+                    counts.record(platform: .ios, version: "1.0", hash: InstanceHash.of("i\(hour)"), tally: .empty)
+                    batch.counts[.init(project: "shop-app", hour: hour)] = counts
+                }
+                try await store.add(batch, sampleSize: 10)
             }
-            try await store.add(batch, sampleSize: 10)
             for hoursBack in [1, 5, 30, 49, 77, 100] {
                 // From the middle of an hour: that hour overlaps the window and counts.
                 let since = Date(timeIntervalSince1970: (Double(thisHour - hoursBack) + 0.5) * 3600)
