@@ -717,9 +717,39 @@ def test_impact_before_approving_and_publishing(browser, base):
     browser.shot("insights", show="#insights-adoption")
 
 
+def test_insights_page_counts_real_fetches(browser, base):
+    """Apps fetch; once the server has added its counts (every second here), the Insights page draws them."""
+    seed(base, "fleet-app")
+    key = new_key(base, "client", "fleet-app")
+    for version, n in [("2.3.0", 30), ("1.9.0", 12)]:
+        for i in range(n):
+            status, _, body = call("POST", base + "/v1/projects/fleet-app/remoteConfig:fetch",
+                                   {"appInstanceId": f"{version}-{i}", "platform": "IOS", "appVersion": version},
+                                   {"X-API-Key": key})
+            assert status == 200, body
+    deadline, data = time.time() + 20, None
+    while time.time() < deadline:
+        status, _, body = call("GET", base + "/v1/projects/fleet-app/insights/versions", None, ADMIN)
+        data = json.loads(body)
+        if status == 200 and data["platforms"] and data["platforms"][0]["answers"] == 42:
+            break
+        time.sleep(0.5)
+    else:
+        raise AssertionError(f"the counts never reached the database: {data}")
+    assert [v["version"] for v in data["platforms"][0]["versions"]] == ["2.3.0", "1.9.0"], data
+    browser.sign_in(TOKEN)
+    browser.go("#/projects/fleet-app/insights")
+    browser.find("#adoption-chart circle")
+    legend = browser.text("#adoption-legend")
+    assert "2.3.0" in legend and "1.9.0" in legend, legend
+    assert "condition ios_old" in browser.text("#parameter-shares"), browser.text("#parameter-shares")
+    browser.shot("insights-real", show="#insights-adoption")
+
+
 TESTS = [test_force_update_recipe, test_viewer_sees_no_edit_controls, test_conflicting_edit_from_second_tab,
          test_change_request_approved_by_another_key, test_keyboard_only, test_sign_out_forgets_the_key,
-         test_store_sync_page, test_impact_before_approving_and_publishing]
+         test_store_sync_page, test_impact_before_approving_and_publishing,
+         test_insights_page_counts_real_fetches]
 
 
 def main():
@@ -734,7 +764,8 @@ def main():
     threading.Thread(target=store.serve_forever, daemon=True).start()
     global DATA_DIR
     server, base, data_dir = start_server(
-        options.binary, "rc-console-", ["--store-lookup-url", f"http://127.0.0.1:{store.server_port}/lookup"])
+        options.binary, "rc-console-", ["--store-lookup-url", f"http://127.0.0.1:{store.server_port}/lookup",
+                                        "--insights-flush-interval", "1"])
     DATA_DIR = data_dir
     passed, failed = 0, 0
     try:

@@ -60,7 +60,7 @@ export function adoptionChart(buckets, platform, hourly, room = 760) {
       s("line", { class: "axis", x1: left, x2: width - right, y1: y(max * f), y2: y(max * f) }),
       s("text", { class: "label", x: left - 6, y: y(max * f) + 4, "text-anchor": "end" }, count(Math.round(max * f))),
     ]),
-    s("text", { class: "label", x: left, y: height - 8, "text-anchor": "start" }, day(buckets[0].start, hourly)),
+    s("text", { class: "label", x: buckets.length === 1 ? x(0) : left, y: height - 8, "text-anchor": buckets.length === 1 ? "middle" : "start" }, day(buckets[0].start, hourly)),
     buckets.length > 1 ? s("text", { class: "label", x: width - right, y: height - 8, "text-anchor": "end" }, day(buckets[buckets.length - 1].start, hourly)) : null,
     series.map((line, n) => s("g", { class: `series s${n}`, "data-version": line.name },
       s("polyline", { class: `series s${n}`, points: line.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
