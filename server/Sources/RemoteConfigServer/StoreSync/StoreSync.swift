@@ -9,6 +9,8 @@ struct StoreSyncResult: Sendable {
         case published(versionNumber: Int64)
         case changeRequest(id: String)
         case unchanged
+        /// The store's version is held back until its release is old enough.
+        case pending(version: String, until: Date)
         case failed(String)
     }
 
@@ -90,7 +92,8 @@ struct StoreSync: Sendable {
         do {
             let listing = try await lookup.lookup(appStoreId: settings.appStoreId, country: settings.country)
             let outcome = try await apply(listing, claim: claim, actor: actor)
-            let link = try await links.succeeded(claim, storeVersion: listing.version)
+            let pendingUntil: Date? = if case .pending(_, let until) = outcome { until } else { nil }
+            let link = try await links.succeeded(claim, storeVersion: listing.version, pendingUntil: pendingUntil)
             switch outcome {
             case .published(let number):
                 metrics.storeSync(result: "published")
@@ -99,6 +102,11 @@ struct StoreSync: Sendable {
             case .changeRequest(let id):
                 metrics.storeSync(result: "change_request")
                 logger.info("store sync of \(project): App Store version \(listing.version), change request \(id)")
+            case .pending(let version, let until):
+                metrics.storeSync(result: "unchanged")
+                logger.info(
+                    "store sync of \(project): App Store version \(version) is held back until \(until) (releaseDelaySeconds)"
+                )
             case .unchanged, .failed:
                 metrics.storeSync(result: "unchanged")
             }
@@ -120,7 +128,27 @@ struct StoreSync: Sendable {
         }
     }
 
-    /// Puts the listing's values into the published template and delivers it when any differs.
+    /// When a listing may be published, if that is later than `now`: its `currentVersionReleaseDate` plus
+    /// `delay`. With no delay nothing is held back; with one, a listing without a readable release date is
+    /// refused rather than published early.
+    static func heldUntil(_ listing: StoreListing, delay: Int, now: Date) throws -> Date? {
+        guard delay > 0 else { return nil }
+        guard let text = listing.fields[.currentVersionReleaseDate] else {
+            throw StoreSyncProblem(
+                description: "the App Store's answer has no currentVersionReleaseDate, so releaseDelaySeconds "
+                    + "cannot be applied (set it to 0 to publish at once)")
+        }
+        guard let released = RFC3339.parse(text) else {
+            throw StoreSyncProblem(
+                description: "the App Store's currentVersionReleaseDate is not an RFC 3339 time: "
+                    + StoreValueCheck.excerpt(text))
+        }
+        let until = released.addingTimeInterval(TimeInterval(delay))
+        return until > now ? until : nil
+    }
+
+    /// Puts the listing's values into the published template and delivers it when any differs, unless the
+    /// listing's release is not `releaseDelaySeconds` old yet.
     private func apply(_ listing: StoreListing, claim: StoreLinkClaim, actor: AuditActor) async throws
         -> StoreSyncResult.Outcome
     {
@@ -138,6 +166,10 @@ struct StoreSync: Sendable {
                 return (try PreparedTemplate(template, extraIssues: TemplateHTTP.textIssues), changed)
             }
             guard let (prepared, changed) = made else { return .unchanged }
+            let delay = claim.link.settings.releaseDelaySeconds
+            if let until = try Self.heldUntil(listing, delay: delay, now: Date()) {
+                return .pending(version: listing.version, until: until)
+            }
             let change = StoreSyncChange(
                 claim: claim, prepared: prepared, baseVersion: latest.versionNumber,
                 description: Self.description(version: listing.version, changed: changed), actor: actor)
@@ -164,6 +196,7 @@ struct StoreSync: Sendable {
                 throw StoreSyncProblem(description: "the App Store's answer has no \(mapping.field)")
             }
             let key = mapping.parameter
+            try StoreValueCheck.check(value, field: field, parameter: key)
             let update: (inout Parameter) throws -> Bool = { parameter in
                 guard parameter.valueType == .string else {
                     throw StoreSyncProblem(
