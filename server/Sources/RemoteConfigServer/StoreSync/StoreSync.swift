@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -42,6 +43,12 @@ struct StoreSync: Sendable {
     static let serverActor = AuditActor(keyId: nil, displayName: "store sync")
     /// Versions published since a sync read the template make it read again, this many times at most.
     static let attempts = 3
+    /// Background syncs running at once on this server: enough that a store that hangs until the lookup's
+    /// timeout delays no other project's sync, few enough that a due backlog cannot flood the store or the pool.
+    static let concurrentSyncs = 4
+
+    /// Background syncs running now (shared by every copy of this value).
+    let running = NIOLockedValueBox(0)
 
     /// How long a claim holds a link: the lookup's whole timeout, and room to publish.
     var lease: Duration { lookup.timeout + .seconds(60) }
@@ -49,20 +56,42 @@ struct StoreSync: Sendable {
     /// Asks the background loop to look for due links now.
     func wake() { doorbell.yield() }
 
-    /// Syncs every link that is due and not held by another replica, one after another.
-    func syncDue() async {
+    /// Starts a sync in `group` for every link that is due and not held by another replica, while fewer than
+    /// `concurrentSyncs` run; each one that ends rings the doorbell, so a backlog is worked through as slots free.
+    func syncDue(in group: inout DiscardingTaskGroup) async {
         do {
-            while !Task.isCancelled, let claim = try await links.claimDue(lease: lease) {
-                do {
-                    _ = try await sync(claim, actor: Self.serverActor)
-                } catch {
-                    logger.warning("store sync of \(claim.link.project): could not record the outcome: \(error)")
+            while !Task.isCancelled, takeSlot() {
+                guard let claim = try await links.claimDue(lease: lease) else {
+                    releaseSlot()
+                    return
+                }
+                group.addTask {
+                    defer {
+                        releaseSlot()
+                        wake()
+                    }
+                    do {
+                        _ = try await sync(claim, actor: Self.serverActor)
+                    } catch {
+                        logger.warning("store sync of \(claim.link.project): could not record the outcome: \(error)")
+                    }
                 }
             }
         } catch {
+            releaseSlot()
             logger.debug("store sync: could not look for due links: \(error)")
         }
     }
+
+    private func takeSlot() -> Bool {
+        running.withLockedValue { count in
+            guard count < Self.concurrentSyncs else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    private func releaseSlot() { running.withLockedValue { $0 -= 1 } }
 
     /// Syncs `project`'s link now, enabled or not, once any sync running elsewhere has finished.
     /// `StoreError.notFound` when the project has no link.

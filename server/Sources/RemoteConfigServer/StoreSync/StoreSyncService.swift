@@ -12,7 +12,7 @@ struct StoreSyncService: Service {
     func run() async throws {
         // Ends quietly at shutdown: the cancellation is how it is asked to stop, not an error. A sync in flight
         // is cut short; its claim's lease runs out and another replica syncs the link.
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // First after one interval: start-up has the database to itself, and a link saved here
@@ -23,9 +23,12 @@ struct StoreSyncService: Service {
                     }
                 }
                 group.addTask {
-                    for await _ in doorbell {
-                        if Task.isCancelled { return }
-                        await sync.syncDue()
+                    // Syncs run beside the loop (a few at once), so one store that hangs holds up no other.
+                    await withDiscardingTaskGroup { syncs in
+                        for await _ in doorbell {
+                            if Task.isCancelled { return }
+                            await sync.syncDue(in: &syncs)
+                        }
                     }
                 }
                 await group.waitForAll()
