@@ -70,7 +70,9 @@ final class StoreLookupTransfer: NSObject, URLSessionDataDelegate, @unchecked Se
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard encoding.isEmpty || encoding == "identity" else {
             finish(dataTask, .failure(StoreLookupError.compressed))
-            return completionHandler(.cancel)
+            completionHandler(.cancel)
+            // At once: the session would otherwise go on unpacking what is already on its way.
+            return dataTask.cancel()
         }
         if (300..<400).contains(http.statusCode) {
             // A redirect the session would not follow (no Location, or a scheme it cannot follow).
@@ -83,14 +85,15 @@ final class StoreLookupTransfer: NSObject, URLSessionDataDelegate, @unchecked Se
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let tooLarge = transfers.withLockedValue { transfers -> Bool in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
+            // A transfer already ended (refused, timed out) gets no more work: stop what still arrives.
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return true }
             guard transfer.data.count + data.count <= maximumBytes else { return true }
             transfer.data.append(data)
             transfers[dataTask.taskIdentifier] = transfer
             return false
         }
         if tooLarge {
-            finish(dataTask, .failure(StoreLookupError.tooLarge(maximumBytes)))
+            finish(dataTask, .failure(StoreLookupError.tooLarge(maximumBytes)))  // no-op once ended
             dataTask.cancel()
         }
     }
