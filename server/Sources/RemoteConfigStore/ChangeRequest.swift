@@ -94,6 +94,9 @@ public enum ChangeRequestError: Error, Equatable {
     case wrongState(id: Int64, state: ChangeRequest.State, action: String)
     /// The author tried to approve their own request.
     case selfApproval(id: Int64)
+    /// The approving key stands for the author: minted by the author's key after the request was opened, or
+    /// bearing the author's display name. `why` says which, in a clause.
+    case selfApprovalByProxy(id: Int64, why: String)
     /// This key approved the request already.
     case alreadyApproved(id: Int64)
     /// Only the author or an admin may cancel.

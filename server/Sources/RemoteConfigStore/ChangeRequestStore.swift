@@ -90,6 +90,7 @@ public struct ChangeRequestStore: Sendable {
             guard let key = actor.keyId, key != request.author.keyId else {
                 throw ChangeRequestError.selfApproval(id: id)
             }
+            try await Self.checkNotAuthorsProxy(key, actor: actor, request: request, on: connection, logger: logger)
             let rows = try await connection.query(
                 """
                 INSERT INTO change_request_approvals (request_id, key_id, display_name, comment)
@@ -153,6 +154,36 @@ public struct ChangeRequestStore: Sendable {
                 on: connection, project: project, actor: actor, action: "changeRequest.\(action)", detail: detail,
                 logger: logger)
             return try await Self.read(project, id, on: connection, logger: logger)
+        }
+    }
+
+    /// Refuses an approval by a key that stands for the request's author: one whose display name is the
+    /// author's (ignoring case and surrounding spaces; an empty name says nothing), or one created after the request by the author's key
+    /// or by a key that key created in turn. Keys minted before the request (a lead's team) may approve.
+    static func checkNotAuthorsProxy(
+        _ key: String, actor: AuditActor, request: ChangeRequest, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        func folded(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+        let name = folded(actor.displayName)
+        if request.author.keyId != nil, !name.isEmpty, name == folded(request.author.displayName) {
+            throw ChangeRequestError.selfApprovalByProxy(
+                id: request.id, why: "its display name is the author's (\(request.author.displayName))")
+        }
+        guard let author = request.author.keyId else { return }
+        let rows = try await connection.query(
+            """
+            WITH RECURSIVE lineage (key_id, created_by, created_at, depth) AS (
+                SELECT key_id, created_by, created_at, 0 FROM api_keys WHERE key_id = \(key)
+                UNION ALL
+                SELECT k.key_id, k.created_by, k.created_at, l.depth + 1
+                FROM api_keys k JOIN lineage l ON k.key_id = l.created_by
+                WHERE l.depth < 64 AND l.created_at > \(request.createTime)
+            )
+            SELECT 1 FROM lineage WHERE created_by = \(author) AND created_at > \(request.createTime)
+            """, logger: logger)
+        for try await _ in rows {
+            throw ChangeRequestError.selfApprovalByProxy(
+                id: request.id, why: "it was created by the author's key after the change request was opened")
         }
     }
 

@@ -84,8 +84,9 @@ public struct KeyStore: Sendable {
             }
             let rows = try await connection.query(
                 """
-                INSERT INTO api_keys (key_id, display_name, role, project_id, key_hash, key_prefix)
-                VALUES (\(id), \(displayName), \(role.rawValue), \(project), \(KeySecret.hash(secret)), \(KeySecret.prefix(of: secret)))
+                INSERT INTO api_keys (key_id, display_name, role, project_id, key_hash, key_prefix, created_by)
+                VALUES (\(id), \(displayName), \(role.rawValue), \(project), \(KeySecret.hash(secret)), \(KeySecret.prefix(of: secret)),
+                    \(actor.keyId))
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger)
             guard let key = try await Self.decode(rows).first else { throw StoreError.notFound("key") }
@@ -138,6 +139,20 @@ public struct KeyStore: Sendable {
                 project = value
             }
             guard found else { throw StoreError.notFound("apiKeys/\(id)") }
+            // A revoked key's approvals of requests not yet published no longer count: the requests they
+            // approved go back to waiting for another approval.
+            let withdrawn = try await connection.query(
+                """
+                DELETE FROM change_request_approvals a USING change_requests r
+                WHERE a.request_id = r.request_id AND a.key_id = \(id) AND r.state IN ('OPEN', 'APPROVED', 'SCHEDULED')
+                RETURNING r.project_id
+                """, logger: database.logger)
+            var projects = Set<String>()
+            for try await project in withdrawn.decode(String.self) { projects.insert(project) }
+            for project in projects.sorted() {
+                _ = try await TemplateStore.lockProjectState(project, on: connection, logger: database.logger)
+                try await ChangeRequestStore.settle(project, on: connection, logger: database.logger)
+            }
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "apiKey.revoke",
                 detail: ["key": "apiKeys/\(id)"], logger: database.logger)

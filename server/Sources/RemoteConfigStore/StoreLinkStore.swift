@@ -25,10 +25,15 @@ public struct StoreLinkSettings: Sendable, Equatable {
     public var parameters: [StoreLinkMapping]
     /// With approvals required, a sync's change request is approved at once.
     public var autoApprove: Bool
+    /// A listing is published only once its `currentVersionReleaseDate` is this old (0: at once).
+    public var releaseDelaySeconds: Int
+
+    /// One day: Apple's lookup shows a version before every storefront offers it.
+    public static let defaultReleaseDelay = 86_400
 
     public init(
         enabled: Bool, appStoreId: String, country: String, intervalSeconds: Int, parameters: [StoreLinkMapping],
-        autoApprove: Bool
+        autoApprove: Bool, releaseDelaySeconds: Int = StoreLinkSettings.defaultReleaseDelay
     ) {
         self.enabled = enabled
         self.appStoreId = appStoreId
@@ -36,6 +41,7 @@ public struct StoreLinkSettings: Sendable, Equatable {
         self.intervalSeconds = intervalSeconds
         self.parameters = parameters
         self.autoApprove = autoApprove
+        self.releaseDelaySeconds = releaseDelaySeconds
     }
 }
 
@@ -51,6 +57,10 @@ public struct StoreLinkStatus: Sendable, Equatable {
     public let consecutiveFailures: Int
     /// When the background loop syncs the link next (it is due from then on).
     public let nextSyncTime: Date
+    /// The store version held back until its release is `releaseDelaySeconds` old; nil when none waits.
+    public let pendingStoreVersion: String?
+    /// When the held-back version may be published; nil when none waits.
+    public let pendingUntil: Date?
 }
 
 /// A project's link to its App Store listing, with its status.
@@ -100,19 +110,22 @@ public struct StoreLinkStore: Sendable {
             let rows = try await connection.query(
                 """
                 INSERT INTO store_links AS l (project_id, enabled, app_store_id, country, interval_seconds,
-                    parameters, auto_approve)
+                    parameters, auto_approve, release_delay_seconds)
                 VALUES (\(project), \(settings.enabled), \(settings.appStoreId), \(settings.country),
-                    \(settings.intervalSeconds), \(mappings)::json, \(settings.autoApprove))
+                    \(settings.intervalSeconds), \(mappings)::json, \(settings.autoApprove),
+                    \(settings.releaseDelaySeconds))
                 ON CONFLICT (project_id) DO UPDATE SET enabled = EXCLUDED.enabled,
                     app_store_id = EXCLUDED.app_store_id, country = EXCLUDED.country,
                     interval_seconds = EXCLUDED.interval_seconds, parameters = EXCLUDED.parameters,
-                    auto_approve = EXCLUDED.auto_approve, updated_at = now(), failures = 0, next_sync_at = now()
+                    auto_approve = EXCLUDED.auto_approve, release_delay_seconds = EXCLUDED.release_delay_seconds,
+                    updated_at = now(), failures = 0, next_sync_at = now()
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger)
             guard let saved = try await Self.decode(rows).first else { throw StoreError.notFound("store link") }
             let detail: [String: String] = [
                 "enabled": "\(settings.enabled)", "appStoreId": settings.appStoreId, "country": settings.country,
                 "intervalSeconds": "\(settings.intervalSeconds)", "autoApprove": "\(settings.autoApprove)",
+                "releaseDelaySeconds": "\(settings.releaseDelaySeconds)",
                 "parameters": settings.parameters.map { "\($0.parameter)=\($0.field)" }.joined(separator: ","),
             ]
             try await AuditLog.append(
@@ -163,13 +176,21 @@ public struct StoreLinkStore: Sendable {
         }
     }
 
-    /// Records a successful sync and lets go of the link; it is due again after its interval.
-    public func succeeded(_ claim: StoreLinkClaim, storeVersion: String) async throws -> StoreLink {
-        try await finish {
+    /// Records a successful sync and lets go of the link; it is due again after its interval, or when a
+    /// version held back (`pendingUntil`) may be published, whichever comes first.
+    public func succeeded(_ claim: StoreLinkClaim, storeVersion: String, pendingUntil: Date? = nil) async throws
+        -> StoreLink
+    {
+        let pendingVersion = pendingUntil == nil ? nil : storeVersion
+        return try await finish {
             try await $0.query(
                 """
                 UPDATE store_links SET last_sync_time = now(), last_store_version = \(storeVersion), last_error = NULL,
-                    failures = 0, next_sync_at = now() + make_interval(secs => interval_seconds),
+                    failures = 0, pending_store_version = \(pendingVersion), pending_until = \(pendingUntil),
+                    next_sync_at = CASE WHEN \(pendingUntil)::timestamptz IS NULL
+                        THEN now() + make_interval(secs => interval_seconds)
+                        ELSE LEAST(now() + make_interval(secs => interval_seconds),
+                            GREATEST(\(pendingUntil)::timestamptz, now())) END,
                     claim_token = NULL, claimed_until = NULL
                 WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
                 RETURNING \(unescaped: Self.columns)
@@ -240,7 +261,8 @@ public struct StoreLinkStore: Sendable {
 
     static let columns = """
         project_id, enabled, app_store_id, country, interval_seconds, parameters::text, auto_approve, updated_at, \
-        last_sync_time, last_store_version, last_error, failures, next_sync_at
+        last_sync_time, last_store_version, last_error, failures, next_sync_at, release_delay_seconds, \
+        pending_store_version, pending_until
         """
 
     static func encode(_ mappings: [StoreLinkMapping]) throws -> String {
@@ -252,19 +274,23 @@ public struct StoreLinkStore: Sendable {
         for try await row in rows {
             let (
                 project, enabled, appStoreId, country, interval, mappings, autoApprove, updated, lastSync,
-                lastVersion, lastError, failures, next
+                lastVersion, lastError, failures, next, releaseDelay, pendingVersion, pendingUntil
             ) = try row.decode(
-                (String, Bool, String, String, Int, String, Bool, Date, Date?, String?, String?, Int, Date).self)
+                (
+                    String, Bool, String, String, Int, String, Bool, Date, Date?, String?, String?, Int, Date, Int,
+                    String?, Date?
+                ).self)
             let parameters = try JSONDecoder().decode([StoreLinkMapping].self, from: Data(mappings.utf8))
             links.append(
                 StoreLink(
                     project: project,
                     settings: StoreLinkSettings(
                         enabled: enabled, appStoreId: appStoreId, country: country, intervalSeconds: interval,
-                        parameters: parameters, autoApprove: autoApprove),
+                        parameters: parameters, autoApprove: autoApprove, releaseDelaySeconds: releaseDelay),
                     status: StoreLinkStatus(
                         lastSyncTime: lastSync, lastStoreVersion: lastVersion, lastError: lastError,
-                        consecutiveFailures: failures, nextSyncTime: next),
+                        consecutiveFailures: failures, nextSyncTime: next, pendingStoreVersion: pendingVersion,
+                        pendingUntil: pendingUntil),
                     updateTime: updated))
         }
         return links

@@ -82,7 +82,7 @@ struct Serve: AsyncParsableCommand {
             throw fail("\(error)")
         }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
+            var handler = EscapingLogHandler(StreamLogHandler.standardOutput(label: label))
             handler.logLevel = configuration.logLevel
             return handler
         }

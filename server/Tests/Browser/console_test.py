@@ -361,8 +361,8 @@ def seed(base, project):
     assert status == 200, body
 
 
-def new_key(base, role, project=None):
-    status, _, body = call("POST", base + "/v1/apiKeys", {"role": role, "project": project, "displayName": f"{role} test"}, ADMIN)
+def new_key(base, role, project=None, name=None):
+    status, _, body = call("POST", base + "/v1/apiKeys", {"role": role, "project": project, "displayName": name or f"{role} test"}, ADMIN)
     assert status == 201, body
     return json.loads(body)["key"]
 
@@ -515,7 +515,8 @@ def test_change_request_approved_by_another_key(browser, base):
     seed(base, "cr-app")
     status, _, body = call("PATCH", base + "/v1/projects/cr-app", {"requireApproval": True, "approvalsRequired": 1}, ADMIN)
     assert status == 200, body
-    alice, bob = new_key(base, "editor", "cr-app"), new_key(base, "editor", "cr-app")
+    # Two people: a key with the author's display name would count as the author.
+    alice, bob = new_key(base, "editor", "cr-app", "Alice"), new_key(base, "editor", "cr-app", "Bob")
     browser.sign_in(alice)
     browser.go("#/projects/cr-app/parameters")
     add_parameter(browser, "from_request", "STRING", "reviewed")

@@ -30,7 +30,7 @@ struct TemplateFuzzTests {
           ],
           "parameters": {
             "welcome": {"defaultValue": {"value": "Hello"},
-                        "conditionalValues": {"jp_or_gb": {"value": "こんにちは \"quoted\" \\ \n\t\u0001 \ud83d\ude00 é"},
+                        "conditionalValues": {"jp_or_gb": {"value": "こんにちは \"quoted\" \\ \n\t\u007f \ud83d\ude00 é"},
                                               "pro": {"useInAppDefault": true}},
                         "description": "greeting"},
             "max_items": {"defaultValue": {"value": "10"}, "conditionalValues": {"pro": {"value": "1e3"}, "half": {"value": "-2.5"}},

@@ -58,11 +58,12 @@ import Testing
             #expect(long.errorFields == ["description"])
             #expect(long.errorReasons == ["TOO_LONG"])
             #expect(try await app.call(.get, path).text == #"{"changeRequests":[]}"#, "nothing was stored")
+            // Made before the request: a key its author mints afterwards could not approve it.
+            let reviewer = try await app.createKey(role: "editor", project: "shop-app", name: "reviewer").secret
             let created = try await app.call(.post, path, json: ["description": Self.text(256), "template": template])
             #expect(created.status == 201)
             let name = try #require(created.json["name"] as? String)
             let request = path + "/" + name.dropFirst("changeRequests/".count)
-            let reviewer = try await app.createKey(role: "editor", project: "shop-app").secret
             for action in [":approve", ":reject"] {
                 let reply = try await app.call(
                     .post, request + action, token: reviewer, json: ["comment": Self.text(1001)])

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
@@ -10,7 +11,9 @@ public final class FakeAppStore: Sendable {
     /// What the store answers next.
     public enum Answer: Sendable {
         /// `{"resultCount": 1, "results": [listing]}`, beside the other fields Apple sends.
-        case listing(version: String, trackViewUrl: String = "https://apps.apple.com/jp/app/shop/id123456789?uo=4")
+        case listing(
+            version: String, trackViewUrl: String = "https://apps.apple.com/jp/app/shop/id123456789?uo=4",
+            minimumOsVersion: String = "15.0", releaseDate: String = "2026-11-20T08:00:00Z")
         /// `{"resultCount": 0, "results": []}`: no such app in that storefront.
         case empty
         /// An HTTP error status with a page of text, as a proxy or an outage gives.
@@ -19,10 +22,16 @@ public final class FakeAppStore: Sendable {
         case body(String)
         /// No answer at all until the request is given up (or the store stops).
         case hang
+        /// Any status, head and body, bytes as they are (a compressed body with its `Content-Encoding`).
+        case raw(status: Int, headers: [String: String], body: [UInt8])
+        /// A redirect to `location`.
+        case redirect(status: Int, location: String)
     }
 
     private struct State {
         var answer: Answer = .empty
+        /// Answers for one app id (`id=` of the lookup), before `answer`.
+        var answers: [String: Answer] = [:]
         /// Each request's path and query, in order.
         var requests: [String] = []
         /// How long each answer waits before it is sent.
@@ -87,6 +96,11 @@ public final class FakeAppStore: Sendable {
         }
     }
 
+    /// Sets what the store answers for the app `appStoreId` from now on, whatever `answer(_:delay:)` says.
+    public func answer(_ answer: Answer, forAppId appStoreId: String) {
+        state.withLockedValue { $0.answers[appStoreId] = answer }
+    }
+
     /// The requests so far (path and query).
     public var requests: [String] { state.withLockedValue { $0.requests } }
 
@@ -98,13 +112,17 @@ public final class FakeAppStore: Sendable {
             state.requests.append(request.uri.description)
             state.inFlight += 1
             state.mostInFlight = max(state.mostInFlight, state.inFlight)
-            return (state.answer, state.delay)
+            let id = request.uri.queryParameters.get("id") ?? ""
+            return (state.answers[id] ?? state.answer, state.delay)
         }
         defer { state.withLockedValue { $0.inFlight -= 1 } }
         if delay > .zero { try await Task.sleep(for: delay) }
         switch answer {
-        case .listing(let version, let trackViewUrl):
-            return Self.json(Self.listing(version: version, trackViewUrl: trackViewUrl))
+        case .listing(let version, let trackViewUrl, let minimumOsVersion, let releaseDate):
+            return Self.json(
+                Self.listing(
+                    version: version, trackViewUrl: trackViewUrl, minimumOsVersion: minimumOsVersion,
+                    releaseDate: releaseDate))
         case .empty:
             return Self.json(#"{"resultCount":0,"results":[]}"#)
         case .status(let status):
@@ -116,11 +134,23 @@ public final class FakeAppStore: Sendable {
         case .hang:
             try await Task.sleep(for: .seconds(120))
             return Response(status: .gatewayTimeout)
+        case .raw(let status, let headers, let body):
+            var fields = HTTPFields()
+            for (name, value) in headers {
+                if let field = HTTPField.Name(name) { fields[field] = value }
+            }
+            return Response(
+                status: .init(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        case .redirect(let status, let location):
+            return Response(status: .init(code: status), headers: [.location: location])
         }
     }
 
     /// Apple's answer for one app, with the fields around the ones that matter (numbers, arrays, booleans).
-    static func listing(version: String, trackViewUrl: String) -> String {
+    static func listing(
+        version: String, trackViewUrl: String, minimumOsVersion: String = "15.0",
+        releaseDate: String = "2026-11-20T08:00:00Z"
+    ) -> String {
         let object: [String: Any] = [
             "resultCount": 1,
             "results": [
@@ -129,9 +159,9 @@ public final class FakeAppStore: Sendable {
                     "supportedDevices": ["iPhone15-iPhone15", "iPadPro11M4-iPadPro11M4"], "kind": "software",
                     "artworkUrl512": "https://is1-ssl.mzstatic.com/image/thumb/512x512bb.jpg",
                     "trackViewUrl": trackViewUrl, "trackId": 123_456_789, "trackName": "Shop",
-                    "bundleId": "com.example.shop", "version": version, "minimumOsVersion": "15.0",
+                    "bundleId": "com.example.shop", "version": version, "minimumOsVersion": minimumOsVersion,
                     "releaseNotes": "Bug fixes and performance improvements.\nNew: wish lists.",
-                    "currentVersionReleaseDate": "2026-11-20T08:00:00Z", "releaseDate": "2021-04-01T07:00:00Z",
+                    "currentVersionReleaseDate": releaseDate, "releaseDate": "2021-04-01T07:00:00Z",
                     "price": 0.00, "currency": "JPY", "averageUserRating": 4.61, "userRatingCount": 1234,
                     "genres": ["Shopping", "Lifestyle"], "fileSizeBytes": "123456789", "sellerName": "Example K.K.",
                 ]

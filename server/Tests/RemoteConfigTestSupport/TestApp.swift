@@ -115,8 +115,10 @@ public struct TestApp {
         }
 
         /// Creates a key and returns its secret and id.
-        public func createKey(role: String, project: String? = nil) async throws -> (secret: String, id: String) {
-            var json: [String: Any] = ["displayName": "\(role) key", "role": role]
+        public func createKey(role: String, project: String? = nil, name: String? = nil) async throws -> (
+            secret: String, id: String
+        ) {
+            var json: [String: Any] = ["displayName": name ?? "\(role) key", "role": role]
             if let project { json["project"] = project }
             let reply = try await call(.post, "/v1/apiKeys", json: json)
             try SetupFailure.unless(reply.status == 201, "could not create key: \(reply.text)")

@@ -16,7 +16,7 @@ public enum RFC3339 {
         return Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, millisecondsOnly: Bool = false) -> Date? {
         // `YYYY-MM-DDThh:mm:ss` is 19 bytes; at least `Z` follows.
         guard bytes.count >= 20 else { return nil }
 
@@ -55,6 +55,7 @@ public enum RFC3339 {
             let count = index - start
             guard count > 0 else { return nil }
             for _ in min(count, 9)..<9 { nanoseconds *= 10 }
+            if millisecondsOnly { nanoseconds -= nanoseconds % 1_000_000 }
         }
 
         guard index < bytes.count else { return nil }
@@ -84,10 +85,57 @@ public enum RFC3339 {
         // Relative to 2001-01-01 (Date's own epoch) so that the Double keeps the most precision.
         let referenceSeconds = unixSeconds - 978_307_200
         if second == 60 {
-            // `:59.999999999` would round up to the next minute in a Double; take the value just below it.
+            // `:59.999999999` would round up to the next minute in a Double; take the value just below it
+            // (to the millisecond: the last one of the minute).
+            if millisecondsOnly { return Date(timeIntervalSinceReferenceDate: Double(referenceSeconds) - 0.001) }
             return Date(timeIntervalSinceReferenceDate: Double(referenceSeconds).nextDown)
         }
         return Date(timeIntervalSinceReferenceDate: Double(referenceSeconds) + Double(nanoseconds) / 1e9)
+    }
+
+    /// The earliest instant the server takes in (0001-01-01T00:00:00Z) and the first one after the latest
+    /// (10000-01-01T00:00:00Z): every time in between is written with a four-digit year.
+    public static let earliest = Date(timeIntervalSince1970: -62_135_596_800)
+    public static let end = Date(timeIntervalSince1970: 253_402_300_800)
+
+    /// The instant `text` names to the millisecond (further digits dropped, never rounded up): what the server
+    /// keeps of a time it is given, so that it answers what it stores, and `…59.999999999Z` stays in its second
+    /// (a Double near year 9999 cannot tell nanoseconds apart, and would round it into the next year).
+    public static func parseMilliseconds(_ text: some StringProtocol) -> Date? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { parse(bytes: $0, millisecondsOnly: true) }
+    }
+
+    /// `date` as `YYYY-MM-DDThh:mm:ss.sssZ` in the proleptic Gregorian calendar (no Julian dates before
+    /// 1582-10-15, unlike Foundation's formatters), rounded to the nearest millisecond; computed arithmetically,
+    /// so it is the exact inverse of `parse` for times in `earliest..<end` kept to the millisecond.
+    public static func format(_ date: Date) -> String {
+        let total = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (days, millisecondOfDay) = total.quotientAndRemainder(dividingBy: 86_400_000)
+        let (day, dayMilliseconds) =
+            millisecondOfDay < 0
+            ? (Int(days) - 1, Int(millisecondOfDay) + 86_400_000) : (Int(days), Int(millisecondOfDay))
+        let (year, month, dayOfMonth) = civilFromDays(day)
+        let seconds = dayMilliseconds / 1000
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(abs(value))
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(seconds / 3600, 2)):"
+            + "\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(dayMilliseconds % 1000, 3))Z"
+    }
+
+    /// Year, month and day of the day `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    private static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

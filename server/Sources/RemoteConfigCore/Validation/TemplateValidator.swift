@@ -175,6 +175,17 @@ public enum TemplateValidator {
             }
             return 0
         case .value(let text):
+            if let scalar = text.unicodeScalars.first(where: { !isXMLCharacter($0) }) {
+                // The plist and XML defaults files carry every value; a character XML 1.0 forbids would make
+                // them unreadable (a numeric reference to it is forbidden too).
+                let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+                issues.append(
+                    ValidationIssue(
+                        field: path + ".value", reason: "INVALID_CHARACTER",
+                        message:
+                            "the value contains \(code), a control character XML 1.0 cannot hold (the plist and XML "
+                            + "defaults files carry every value); tab, line feed and carriage return are allowed"))
+            }
             if let problem = typeProblem(text, type) {
                 issues.append(
                     ValidationIssue(
@@ -182,6 +193,17 @@ public enum TemplateValidator {
                         message: "\"\(text.prefix(60))\" is not \(problem)"))
             }
             return text.count
+        }
+    }
+
+    /// Whether XML 1.0 may hold `scalar` (its `Char` production): tab, LF, CR, and U+0020 and above except
+    /// U+FFFE and U+FFFF (Swift strings hold no surrogates).
+    public static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD: true
+        case 0x20...0xFFFD: true
+        case 0x10000...: true
+        default: false
         }
     }
 
@@ -235,5 +257,12 @@ public enum TemplateValidator {
         guard (1...Limits.keyLength).contains(scalars.count) else { return false }
         func isLetter(_ s: Unicode.Scalar) -> Bool { ("a"..."z").contains(s) || ("A"..."Z").contains(s) || s == "_" }
         return isLetter(scalars[0]) && scalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) }
+    }
+}
+
+extension String {
+    /// Zeros before the text up to `width` characters (hex code points: `U+0001`).
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

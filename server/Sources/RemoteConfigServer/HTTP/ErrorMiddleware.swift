@@ -134,6 +134,10 @@ extension APIError {
             self = APIError(
                 .forbidden, "the author of change request \(id) cannot approve it; another key must",
                 details: [ErrorDetail(field: "author", reason: "SELF_APPROVAL")])
+        case .selfApprovalByProxy(let id, let why):
+            self = APIError(
+                .forbidden, "this key cannot approve change request \(id): \(why); another person's key must",
+                details: [ErrorDetail(field: "author", reason: "SELF_APPROVAL")])
         case .alreadyApproved(let id):
             self = .alreadyExists("this key already approved change request \(id)")
             details = [ErrorDetail(field: "approvals", reason: "ALREADY_APPROVED")]

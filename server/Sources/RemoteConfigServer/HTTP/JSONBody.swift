@@ -89,8 +89,8 @@ enum JSONResponse {
             body: .init(byteBuffer: ByteBuffer(bytes: JSONValue.object(object).jsonBytes())))
     }
 
-    /// RFC 3339 with milliseconds in UTC, as Firebase writes times.
+    /// RFC 3339 with milliseconds in UTC, as Firebase writes times; Gregorian before 1582 too.
     static func timestamp(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+        RFC3339.format(date)
     }
 }

@@ -30,6 +30,10 @@ enum StoreLookupError: Error, CustomStringConvertible, Equatable {
     case tooLarge(Int)
     case malformed(String)
     case noSuchApp(appStoreId: String, country: String)
+    /// A 3xx: the lookup follows no redirect.
+    case redirected(Int)
+    /// A compressed answer to a request that asked for none.
+    case compressed
 
     var description: String {
         switch self {
@@ -40,6 +44,11 @@ enum StoreLookupError: Error, CustomStringConvertible, Equatable {
         case .malformed(let reason): "the App Store lookup answered something unusable: \(reason)"
         case .noSuchApp(let id, let country):
             "the App Store lookup found no app \(id) in the \(country) storefront (empty results)"
+        case .redirected(let status):
+            "the App Store lookup answered a redirect (HTTP \(status)); redirects are not followed, so set "
+                + "--store-lookup-url to the address that answers"
+        case .compressed:
+            "the App Store lookup answered a compressed body although it was asked for none (Accept-Encoding: identity)"
         }
     }
 }
@@ -66,23 +75,24 @@ struct AppStoreLookup: Sendable {
 
     private var session: URLSession { sessionBox.session }
 
-    /// One URLSession per lookup, created when first needed.
+    /// One URLSession per lookup, created when first needed, with the delegate that enforces the lookup's limits.
     private final class LazySession: Sendable {
         private let timeout: Duration
         private let box = NIOLockedValueBox<URLSession?>(nil)
+        let transfer = StoreLookupTransfer(maximumBytes: AppStoreLookup.maximumBytes)
 
         init(timeout: Duration) { self.timeout = timeout }
 
         var session: URLSession {
             box.withLockedValue { session in
                 if let session { return session }
-                let made = Self.make(timeout: timeout)
+                let made = Self.make(timeout: timeout, delegate: transfer)
                 session = made
                 return made
             }
         }
 
-        static func make(timeout: Duration) -> URLSession {
+        static func make(timeout: Duration, delegate: StoreLookupTransfer) -> URLSession {
             let configuration = URLSessionConfiguration.ephemeral
             // The session's own timers are a backstop behind `fetch`'s deadline (which decides): a second later,
             // and whole seconds, since on Linux a sub-second timer fires at once.
@@ -93,7 +103,7 @@ struct AppStoreLookup: Sendable {
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
             configuration.httpCookieStorage = nil
-            return URLSession(configuration: configuration)
+            return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         }
     }
 
@@ -114,24 +124,28 @@ struct AppStoreLookup: Sendable {
         }
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        // A compressed answer could unpack to far more than the cap before it is counted; Apple's is small.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         request.setValue("remote-config-store-sync", forHTTPHeaderField: "User-Agent")
-        let (data, response) = try await fetch(request)
-        guard let http = response as? HTTPURLResponse else { throw .unreachable("not an HTTP answer") }
+        let (data, http) = try await fetch(request)
         guard http.statusCode == 200 else { throw .httpStatus(http.statusCode) }
         guard data.count <= Self.maximumBytes else { throw .tooLarge(Self.maximumBytes) }
         return try Self.parse(data, appStoreId: appStoreId, country: country)
     }
 
     /// The request, given up at `timeout` whatever the session's own timers do (they measure idleness).
-    private func fetch(_ request: URLRequest) async throws(StoreLookupError) -> (Data, URLResponse) {
+    private func fetch(_ request: URLRequest) async throws(StoreLookupError) -> (Data, HTTPURLResponse) {
         let session = self.session
+        let transfer = sessionBox.transfer
         let limit = timeout
-        let outcome: Result<(Data, URLResponse), StoreLookupError> = await withTaskGroup(
-            of: Result<(Data, URLResponse), StoreLookupError>?.self
+        let outcome: Result<(Data, HTTPURLResponse), StoreLookupError> = await withTaskGroup(
+            of: Result<(Data, HTTPURLResponse), StoreLookupError>?.self
         ) { group in
             group.addTask {
                 do {
-                    return .success(try await session.data(for: request))
+                    return .success(try await transfer.run(session.dataTask(with: request)))
+                } catch let error as StoreLookupError {
+                    return .failure(error)
                 } catch let error as URLError where error.code == .timedOut {
                     return .failure(.timedOut(limit))
                 } catch {
@@ -143,7 +157,7 @@ struct AppStoreLookup: Sendable {
                 guard (try? await Task.sleep(for: limit)) != nil else { return nil }
                 return .failure(.timedOut(limit))
             }
-            var first: Result<(Data, URLResponse), StoreLookupError>?
+            var first: Result<(Data, HTTPURLResponse), StoreLookupError>?
             while first == nil, let next = await group.next() { first = next }
             group.cancelAll()
             return first ?? .failure(.unreachable("cancelled"))
@@ -189,6 +203,10 @@ struct AppStoreLookup: Sendable {
             throw .malformed("results[0] has no version")
         }
         guard version.unicodeScalars.count <= 100 else { throw .malformed("results[0].version is too long") }
+        // Every listing's version is recorded and logged, mapped or not: it must be one.
+        guard StoreValueCheck.isVersion(version) else {
+            throw .malformed("results[0].version is not a version: \(StoreValueCheck.excerpt(version))")
+        }
         fields[.version] = version
         return StoreListing(version: version, fields: fields)
     }

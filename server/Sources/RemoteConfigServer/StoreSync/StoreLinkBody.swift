@@ -15,10 +15,13 @@ struct StoreLinkBody: RequestBody {
     /// The members a client may send back unchanged from a read: the status, which it cannot set.
     static let statusFields: Set<String> = [
         "lastSyncTime", "lastStoreVersion", "lastError", "consecutiveFailures", "nextSyncTime", "updateTime",
+        "pendingStoreVersion", "pendingUntil",
     ]
     static let settingFields: Set<String> = [
-        "enabled", "appStoreId", "country", "intervalSeconds", "parameters", "autoApprove",
+        "enabled", "appStoreId", "country", "intervalSeconds", "parameters", "autoApprove", "releaseDelaySeconds",
     ]
+    /// Thirty days: a version held back longer than that is better synced by hand.
+    static let maximumReleaseDelay = 30 * 24 * 3600
 
     init(_ body: JSONBody) throws {
         var issues = Issues()
@@ -83,6 +86,25 @@ struct StoreLinkBody: RequestBody {
             issues.add("intervalSeconds", "NOT_AN_INTEGER", "intervalSeconds must be a whole number of seconds")
         }
 
+        var releaseDelay = StoreLinkSettings.defaultReleaseDelay
+        switch object["releaseDelaySeconds"] {
+        case nil, .null?: break
+        case .number(let text)?:
+            if let whole = Int(text) ?? Double(text).flatMap({ Int(exactly: $0) }),
+                (0...Self.maximumReleaseDelay).contains(whole)
+            {
+                releaseDelay = whole
+            } else {
+                issues.add(
+                    "releaseDelaySeconds", "INVALID_RELEASE_DELAY",
+                    "releaseDelaySeconds must be a whole number of seconds from 0 to \(Self.maximumReleaseDelay)")
+            }
+        default:
+            issues.add(
+                "releaseDelaySeconds", "INVALID_RELEASE_DELAY",
+                "releaseDelaySeconds must be a whole number of seconds from 0 to \(Self.maximumReleaseDelay)")
+        }
+
         var mappings: [StoreLinkMapping] = []
         switch object["parameters"] {
         case nil, .null?: break
@@ -106,7 +128,7 @@ struct StoreLinkBody: RequestBody {
         try issues.throwIfAny()
         settings = StoreLinkSettings(
             enabled: enabled, appStoreId: appStoreId, country: country, intervalSeconds: interval,
-            parameters: mappings, autoApprove: autoApprove)
+            parameters: mappings, autoApprove: autoApprove, releaseDelaySeconds: releaseDelay)
     }
 
     /// 400 naming every target that is not a STRING parameter of `template` (the published one).

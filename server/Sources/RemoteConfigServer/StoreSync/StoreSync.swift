@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -9,6 +10,8 @@ struct StoreSyncResult: Sendable {
         case published(versionNumber: Int64)
         case changeRequest(id: String)
         case unchanged
+        /// The store's version is held back until its release is old enough.
+        case pending(version: String, until: Date)
         case failed(String)
     }
 
@@ -42,6 +45,12 @@ struct StoreSync: Sendable {
     static let serverActor = AuditActor(keyId: nil, displayName: "store sync")
     /// Versions published since a sync read the template make it read again, this many times at most.
     static let attempts = 3
+    /// Background syncs running at once on this server: enough that a store that hangs until the lookup's
+    /// timeout delays no other project's sync, few enough that a due backlog cannot flood the store or the pool.
+    static let concurrentSyncs = 4
+
+    /// Background syncs running now (shared by every copy of this value).
+    let running = NIOLockedValueBox(0)
 
     /// How long a claim holds a link: the lookup's whole timeout, and room to publish.
     var lease: Duration { lookup.timeout + .seconds(60) }
@@ -49,20 +58,42 @@ struct StoreSync: Sendable {
     /// Asks the background loop to look for due links now.
     func wake() { doorbell.yield() }
 
-    /// Syncs every link that is due and not held by another replica, one after another.
-    func syncDue() async {
+    /// Starts a sync in `group` for every link that is due and not held by another replica, while fewer than
+    /// `concurrentSyncs` run; each one that ends rings the doorbell, so a backlog is worked through as slots free.
+    func syncDue(in group: inout DiscardingTaskGroup) async {
         do {
-            while !Task.isCancelled, let claim = try await links.claimDue(lease: lease) {
-                do {
-                    _ = try await sync(claim, actor: Self.serverActor)
-                } catch {
-                    logger.warning("store sync of \(claim.link.project): could not record the outcome: \(error)")
+            while !Task.isCancelled, takeSlot() {
+                guard let claim = try await links.claimDue(lease: lease) else {
+                    releaseSlot()
+                    return
+                }
+                group.addTask {
+                    defer {
+                        releaseSlot()
+                        wake()
+                    }
+                    do {
+                        _ = try await sync(claim, actor: Self.serverActor)
+                    } catch {
+                        logger.warning("store sync of \(claim.link.project): could not record the outcome: \(error)")
+                    }
                 }
             }
         } catch {
+            releaseSlot()
             logger.debug("store sync: could not look for due links: \(error)")
         }
     }
+
+    private func takeSlot() -> Bool {
+        running.withLockedValue { count in
+            guard count < Self.concurrentSyncs else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    private func releaseSlot() { running.withLockedValue { $0 -= 1 } }
 
     /// Syncs `project`'s link now, enabled or not, once any sync running elsewhere has finished.
     /// `StoreError.notFound` when the project has no link.
@@ -92,7 +123,8 @@ struct StoreSync: Sendable {
         do {
             let listing = try await lookup.lookup(appStoreId: settings.appStoreId, country: settings.country)
             let outcome = try await apply(listing, claim: claim, actor: actor)
-            let link = try await links.succeeded(claim, storeVersion: listing.version)
+            let pendingUntil: Date? = if case .pending(_, let until) = outcome { until } else { nil }
+            let link = try await links.succeeded(claim, storeVersion: listing.version, pendingUntil: pendingUntil)
             switch outcome {
             case .published(let number):
                 metrics.storeSync(result: "published")
@@ -101,6 +133,11 @@ struct StoreSync: Sendable {
             case .changeRequest(let id):
                 metrics.storeSync(result: "change_request")
                 logger.info("store sync of \(project): App Store version \(listing.version), change request \(id)")
+            case .pending(let version, let until):
+                metrics.storeSync(result: "unchanged")
+                logger.info(
+                    "store sync of \(project): App Store version \(version) is held back until \(until) (releaseDelaySeconds)"
+                )
             case .unchanged, .failed:
                 metrics.storeSync(result: "unchanged")
             }
@@ -122,7 +159,27 @@ struct StoreSync: Sendable {
         }
     }
 
-    /// Puts the listing's values into the published template and delivers it when any differs.
+    /// When a listing may be published, if that is later than `now`: its `currentVersionReleaseDate` plus
+    /// `delay`. With no delay nothing is held back; with one, a listing without a readable release date is
+    /// refused rather than published early.
+    static func heldUntil(_ listing: StoreListing, delay: Int, now: Date) throws -> Date? {
+        guard delay > 0 else { return nil }
+        guard let text = listing.fields[.currentVersionReleaseDate] else {
+            throw StoreSyncProblem(
+                description: "the App Store's answer has no currentVersionReleaseDate, so releaseDelaySeconds "
+                    + "cannot be applied (set it to 0 to publish at once)")
+        }
+        guard let released = RFC3339.parse(text) else {
+            throw StoreSyncProblem(
+                description: "the App Store's currentVersionReleaseDate is not an RFC 3339 time: "
+                    + StoreValueCheck.excerpt(text))
+        }
+        let until = released.addingTimeInterval(TimeInterval(delay))
+        return until > now ? until : nil
+    }
+
+    /// Puts the listing's values into the published template and delivers it when any differs, unless the
+    /// listing's release is not `releaseDelaySeconds` old yet.
     private func apply(_ listing: StoreListing, claim: StoreLinkClaim, actor: AuditActor) async throws
         -> StoreSyncResult.Outcome
     {
@@ -140,6 +197,10 @@ struct StoreSync: Sendable {
                 return (try PreparedTemplate(template, extraIssues: TemplateHTTP.textIssues), changed)
             }
             guard let (prepared, changed) = made else { return .unchanged }
+            let delay = claim.link.settings.releaseDelaySeconds
+            if let until = try Self.heldUntil(listing, delay: delay, now: Date()) {
+                return .pending(version: listing.version, until: until)
+            }
             let change = StoreSyncChange(
                 claim: claim, prepared: prepared, baseVersion: latest.versionNumber,
                 description: Self.description(version: listing.version, changed: changed), actor: actor)
@@ -166,6 +227,7 @@ struct StoreSync: Sendable {
                 throw StoreSyncProblem(description: "the App Store's answer has no \(mapping.field)")
             }
             let key = mapping.parameter
+            try StoreValueCheck.check(value, field: field, parameter: key)
             let update: (inout Parameter) throws -> Bool = { parameter in
                 guard parameter.valueType == .string else {
                     throw StoreSyncProblem(

@@ -51,6 +51,8 @@ struct StoreSyncController {
             object["changeRequest"] = .string("changeRequests/\(id)")
         case .unchanged:
             object["result"] = .string("UNCHANGED")
+        case .pending:
+            object["result"] = .string("PENDING")
         case .failed:
             object["result"] = .string("FAILED")
         }
@@ -67,6 +69,8 @@ struct StoreSyncController {
                 "intervalSeconds": .integer(StoreLinkBody.defaultInterval), "parameters": .object([:]),
                 "autoApprove": .bool(false), "lastSyncTime": .null, "lastStoreVersion": .null, "lastError": .null,
                 "consecutiveFailures": .integer(0), "nextSyncTime": .null,
+                "releaseDelaySeconds": .integer(StoreLinkSettings.defaultReleaseDelay),
+                "pendingStoreVersion": .null, "pendingUntil": .null,
             ]
         }
         let settings = link.settings
@@ -80,7 +84,8 @@ struct StoreSyncController {
             "lastStoreVersion": text(status.lastStoreVersion), "lastError": text(status.lastError),
             "consecutiveFailures": .integer(status.consecutiveFailures),
             "nextSyncTime": settings.enabled ? time(status.nextSyncTime) : .null,
-            "updateTime": time(link.updateTime),
+            "updateTime": time(link.updateTime), "releaseDelaySeconds": .integer(settings.releaseDelaySeconds),
+            "pendingStoreVersion": text(status.pendingStoreVersion), "pendingUntil": time(status.pendingUntil),
         ]
     }
 }

@@ -23,9 +23,12 @@ struct StoreSyncService: Service {
                     }
                 }
                 group.addTask {
-                    for await _ in doorbell {
-                        if Task.isCancelled { return }
-                        await sync.syncDue()
+                    // Syncs run beside the loop (a few at once), so one store that hangs holds up no other.
+                    await withDiscardingTaskGroup { syncs in
+                        for await _ in doorbell {
+                            if Task.isCancelled { return }
+                            await sync.syncDue(in: &syncs)
+                        }
                     }
                 }
                 await group.waitForAll()

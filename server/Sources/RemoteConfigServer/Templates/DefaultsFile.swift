@@ -47,19 +47,23 @@ enum DefaultsFile {
         }
     }
 
+    /// `text` as XML character data that reads back as `text`: markup characters as entities, CR as `&#13;`
+    /// (a parser turns a raw CR into LF), and any character XML 1.0 cannot hold (publishing refuses them, but
+    /// a value stored before that check may have one) as U+FFFD, so the file always parses.
     static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": result.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": result.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": result.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": result.append(contentsOf: "&apos;".unicodeScalars)
+            case "\r": result.append(contentsOf: "&#13;".unicodeScalars)
+            default: result.append(TemplateValidator.isXMLCharacter(scalar) ? scalar : "\u{FFFD}")
             }
         }
-        return result
+        return String(result)
     }
 }
 

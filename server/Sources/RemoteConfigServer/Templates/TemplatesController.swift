@@ -191,7 +191,16 @@ struct TemplatesController {
 
     static func time(_ text: String?, field: String) throws -> Date? {
         guard let text else { return nil }
-        if let date = RFC3339.parse(text) { return date }
-        throw APIError.invalidField(field, reason: "INVALID_TIME", "\(field) must be an RFC 3339 time")
+        // Kept to the millisecond, as every time is answered; a time whose UTC year has not four digits could
+        // not be answered as it was given.
+        guard let date = RFC3339.parseMilliseconds(text) else {
+            throw APIError.invalidField(field, reason: "INVALID_TIME", "\(field) must be an RFC 3339 time")
+        }
+        guard date >= RFC3339.earliest, date < RFC3339.end else {
+            throw APIError.invalidField(
+                field, reason: "INVALID_TIME",
+                "\(field) must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (in UTC)")
+        }
+        return date
     }
 }

@@ -49,7 +49,8 @@ import Testing
             try await app.publish("shop-app", TemplateFixtures.forceUpdate())
             try await Workflow.requireApproval(app, true, approvals: 2)
             let author = try await app.createKey(role: "editor", project: "shop-app")
-            let reviewer = try await app.createKey(role: "editor", project: "shop-app")
+            // Another person: a key with the author's display name would count as the author.
+            let reviewer = try await app.createKey(role: "editor", project: "shop-app", name: "reviewer")
             let viewer = try await app.createKey(role: "viewer", project: "shop-app")
 
             let created = try await Workflow.create(
@@ -89,7 +90,7 @@ import Testing
             #expect(
                 approvals.map { $0["key"] as? String } == ["apiKeys/\(reviewer.id)", approvals.last?["key"] as? String])
             #expect(approvals.first?["comment"] as? String == "looks right")
-            #expect(approvals.first?["displayName"] as? String == "editor key")
+            #expect(approvals.first?["displayName"] as? String == "reviewer")
 
             let published = try await Workflow.act(app, id, "publish", token: author.secret)
             #expect(published.status == 200, "\(published.text)")

@@ -59,4 +59,36 @@ import Testing
             #expect(store.requests.count == 2)
         }
     }
+
+    @Test func aStoreValueWithLineBreaksCannotForgeALogLine() async throws {
+        try await FakeAppStore.run { store in
+            let forged = "2026-11-26T00:00:00+0000 critical remote-config : admin key rotated"
+            store.answer(.listing(version: "2.4.0\r\n\(forged)\u{1B}[2J"))
+            let url = ServeCommandTests.urlText(try await TestCluster.shared.makeDatabase())
+            let server = try ServerProcess(
+                ["serve", "--port", "0", "--database-url", url, "--store-lookup-url", store.url],
+                environment: ["RC_ADMIN_TOKEN": ReplicaTests.token, "RC_LOG_LEVEL": "info"])
+            defer { server.signal() }
+            let base = "http://127.0.0.1:\(try await server.waitUntilListening())"
+            let admin = ["Authorization": "Bearer \(ReplicaTests.token)"]
+            _ = try await HTTP.request(
+                "POST", base + "/v1/projects", headers: admin, body: HTTP.json(["projectId": "shop-app"]))
+            _ = try await HTTP.request(
+                "PUT", base + "/v1/projects/shop-app/remoteConfig", headers: admin.merging(["If-Match": "*"]) { $1 },
+                body: HTTP.json(TemplateFixtures.forceUpdate()))
+            _ = try await HTTP.request(
+                "PUT", base + "/v1/projects/shop-app/storeSync", headers: admin,
+                body: HTTP.json(StoreSyncFixture.link()))
+            let run = try await HTTP.request("POST", base + "/v1/projects/shop-app/storeSync:run", headers: admin)
+            #expect(run.json["result"] as? String == "FAILED", "\(String(decoding: run.body, as: UTF8.self))")
+            let logged = try await ReplicaTests.within(.seconds(10)) {
+                server.output.contains("critical remote-config : admin key rotated")
+            }
+            #expect(logged != nil, "\(server.output)")
+            let lines = server.output.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" }
+            #expect(!lines.contains { $0.hasPrefix(forged) }, "a forged line: \(server.output)")
+            #expect(!server.output.unicodeScalars.contains("\u{1B}"), "ESC reached the log")
+            #expect(server.output.contains(#"2.4.0\r\n2026-11-26"#), "\(server.output)")
+        }
+    }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import RemoteConfigTestSupport
+import Testing
+
+/// A change request's `publishTime` comes back as it was given (to the millisecond, in UTC) over every year
+/// from 0001 to 9999, and a time outside that range is refused at the door naming the field.
+@Suite struct PublishTimeEdgeTests {
+    @Test func publishTimesRoundTripOverTheWholeRange() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            // Approval required: the requests stay as they are, whatever their time.
+            try await Workflow.requireApproval(app, true)
+            let cases = [
+                ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000Z"),
+                ("1500-03-01T12:00:00Z", "1500-03-01T12:00:00.000Z"),
+                ("1582-10-04T23:59:59.5Z", "1582-10-04T23:59:59.500Z"),
+                ("1582-10-10T00:00:00Z", "1582-10-10T00:00:00.000Z"),
+                ("1900-02-28T23:00:00-01:00", "1900-03-01T00:00:00.000Z"),
+                ("2026-11-26T14:00:00.123456+09:00", "2026-11-26T05:00:00.123Z"),
+                ("9999-12-31T23:59:59.999999999Z", "9999-12-31T23:59:59.999Z"),
+                ("9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"),
+            ]
+            for (given, expected) in cases {
+                let created = try await Workflow.create(
+                    app,
+                    ["description": "at \(given)", "template": TemplateFixtures.forceUpdate(), "publishTime": given])
+                #expect(created.status == 201, "\(given): \(created.text)")
+                #expect(created.json["publishTime"] as? String == expected, "\(given): \(created.text)")
+                let read = try await Workflow.get(app, Workflow.id(created))
+                #expect(read.json["publishTime"] as? String == expected, "\(given): \(read.text)")
+                // What was answered may be sent again and means the same time.
+                let again = try await Workflow.create(
+                    app,
+                    ["description": "again", "template": TemplateFixtures.forceUpdate(), "publishTime": expected])
+                #expect(again.json["publishTime"] as? String == expected, "\(expected): \(again.text)")
+            }
+        }
+    }
+
+    @Test func timesOutsideTheYears0001To9999AreRefusedNamingTheField() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            for given in [
+                "9999-12-31T23:59:59-01:00", "0000-12-31T23:59:59Z", "0001-01-01T00:30:00+01:00",
+                "0000-01-01T00:00:00Z",
+            ] {
+                let reply = try await Workflow.create(
+                    app, ["description": "x", "template": TemplateFixtures.forceUpdate(), "publishTime": given])
+                #expect(reply.status == 400, "\(given): \(reply.text)")
+                #expect(reply.errorFields == ["publishTime"], "\(given): \(reply.text)")
+                #expect(reply.errorReasons == ["INVALID_TIME"])
+            }
+            let list = try await app.call(.get, Workflow.base)
+            #expect((list.json["changeRequests"] as? [Any])?.isEmpty == true, "nothing was stored")
+        }
+    }
+}

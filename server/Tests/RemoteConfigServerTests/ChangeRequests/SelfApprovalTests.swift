@@ -1,0 +1,82 @@
+import Foundation
+import RemoteConfigTestSupport
+import Testing
+
+/// Approval means another person looked: a key that stands for the author (minted by the author's key after
+/// the change request was opened, or bearing the author's name) does not count, and a revoked key's approval
+/// stops counting.
+@Suite struct SelfApprovalTests {
+    /// Creates a key as `token`'s key (a project admin minting one).
+    static func mint(
+        _ app: TestApp.Session, token: String, role: String = "editor", name: String
+    ) async throws -> (secret: String, id: String) {
+        let reply = try await app.call(
+            .post, "/v1/apiKeys", token: token, json: ["displayName": name, "role": role, "project": "shop-app"])
+        guard reply.status == 201 else { throw Workflow.Failure("could not mint a key: \(reply.text)") }
+        let name = reply.json["name"] as? String ?? ""
+        return (reply.json["key"] as? String ?? "", String(name.dropFirst("apiKeys/".count)))
+    }
+
+    @Test func keysTheAuthorMintsAfterOpeningItCannotApprove() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await Workflow.requireApproval(app, true)
+            let alice = try await app.createKey(role: "admin", project: "shop-app", name: "Alice")
+            // Minted by Alice before she opens the request: a teammate's key, which may approve.
+            let bob = try await Self.mint(app, token: alice.secret, name: "Bob")
+            let id = try await Workflow.propose(app, token: alice.secret)
+
+            let minted = try await Self.mint(app, token: alice.secret, name: "reviewer")
+            let byMinted = try await Workflow.act(app, id, "approve", token: minted.secret)
+            #expect(byMinted.status == 403, "\(byMinted.text)")
+            #expect(byMinted.errorReasons == ["SELF_APPROVAL"])
+            #expect(byMinted.text.contains("created by the author's key"), "\(byMinted.text)")
+            // Nor through a key the minted key mints in turn.
+            let mintedAdmin = try await Self.mint(app, token: alice.secret, role: "admin", name: "ops")
+            let grandchild = try await Self.mint(app, token: mintedAdmin.secret, name: "Carol")
+            #expect(
+                try await Workflow.act(app, id, "approve", token: grandchild.secret).errorReasons == ["SELF_APPROVAL"])
+            // Nor a key with the author's display name, whoever made it.
+            let namesake = try await app.createKey(role: "editor", project: "shop-app", name: " alice ")
+            let byNamesake = try await Workflow.act(app, id, "approve", token: namesake.secret)
+            #expect(byNamesake.errorReasons == ["SELF_APPROVAL"], "\(byNamesake.text)")
+            #expect(byNamesake.text.contains("display name"), "\(byNamesake.text)")
+            #expect(try await Workflow.get(app, id).json["state"] as? String == "OPEN")
+
+            // Bob's key predates the request: his approval counts.
+            let byBob = try await Workflow.act(app, id, "approve", token: bob.secret)
+            #expect(byBob.status == 200, "\(byBob.text)")
+            #expect(byBob.json["state"] as? String == "APPROVED")
+        }
+    }
+
+    @Test func revokingAKeyWithdrawsItsPendingApprovals() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await Workflow.requireApproval(app, true)
+            let author = try await app.createKey(role: "editor", project: "shop-app", name: "Alice")
+            let reviewer = try await app.createKey(role: "editor", project: "shop-app", name: "Bob")
+            let id = try await Workflow.propose(app, token: author.secret)
+            let later = Date().addingTimeInterval(3600)
+            let scheduled = try await Workflow.propose(app, token: author.secret, publishTime: later)
+            for request in [id, scheduled] {
+                #expect(try await Workflow.act(app, request, "approve", token: reviewer.secret).status == 200)
+            }
+            #expect(try await Workflow.get(app, id).json["state"] as? String == "APPROVED")
+            #expect(try await Workflow.get(app, scheduled).json["state"] as? String == "SCHEDULED")
+
+            let revoked = try await app.call(.delete, "/v1/apiKeys/\(reviewer.id)")
+            #expect(revoked.status == 200 || revoked.status == 204, "\(revoked.text)")
+            for request in [id, scheduled] {
+                let read = try await Workflow.get(app, request)
+                #expect(read.json["state"] as? String == "OPEN", "\(read.text)")
+                #expect((read.json["approvals"] as? [Any])?.isEmpty == true, "\(read.text)")
+            }
+            let publish = try await Workflow.act(app, id, "publish", token: author.secret)
+            #expect(publish.status == 403, "\(publish.text)")
+            #expect(try await Workflow.versions(app).count == 1)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import RemoteConfigCore
+import RemoteConfigTestSupport
+import Testing
+
+@testable import RemoteConfigServer
+
+/// Apple's lookup shows a new version before every storefront offers it: a listing, and every value mapped
+/// from it, is published only once its `currentVersionReleaseDate` is `releaseDelaySeconds` old.
+@Suite struct StoreSyncReleaseDelayTests {
+    /// The force-update template with a `min_os_version` STRING parameter.
+    static var template: [String: Any] {
+        var template = TemplateFixtures.forceUpdate()
+        var parameters = template["parameters"] as! [String: Any]
+        parameters["min_os_version"] = ["defaultValue": ["value": "14.0"], "valueType": "STRING"]
+        template["parameters"] = parameters
+        return template
+    }
+
+    static let mapping = ["current_version": "version", "min_os_version": "minimumOsVersion"]
+
+    static func ago(_ seconds: TimeInterval) -> String {
+        JSONResponse.timestamp(Date().addingTimeInterval(-seconds))
+    }
+
+    @Test func aVersionReleasedLessThanADayAgoWaitsWithItsMinimumOS() async throws {
+        try await FakeAppStore.run { store in
+            try await StoreSyncFixture.shop(store) { app, key in
+                #expect(try await app.publish("shop-app", Self.template).status == 200)
+                let saved = try await app.call(
+                    .put, StoreSyncFixture.path, json: StoreSyncFixture.link(extra: ["parameters": Self.mapping]))
+                #expect(saved.json["releaseDelaySeconds"] as? Int == 86_400, "the default is a day: \(saved.text)")
+                #expect(saved.json["pendingStoreVersion"] is NSNull)
+                #expect(saved.json["pendingUntil"] is NSNull)
+                let released = Self.ago(3600)
+                store.answer(.listing(version: "2.4.0", minimumOsVersion: "16.0", releaseDate: released))
+                let run = try await app.call(.post, StoreSyncFixture.run)
+                #expect(run.json["result"] as? String == "PENDING", "\(run.text)")
+                #expect(run.json["pendingStoreVersion"] as? String == "2.4.0")
+                #expect(run.json["lastStoreVersion"] as? String == "2.4.0")
+                let until = try #require((run.json["pendingUntil"] as? String).flatMap { RFC3339.parse($0) })
+                let expected = try #require(RFC3339.parse(released)).addingTimeInterval(86_400)
+                #expect(abs(until.timeIntervalSince(expected)) < 0.01, "\(until) is not \(expected)")
+                // Nothing of the listing is published meanwhile, not even its minimum OS.
+                let entries = try await StoreSyncFixture.entries(app, key)
+                #expect(entries["current_version"] == "2.3.0")
+                #expect(entries["min_os_version"] == "14.0")
+                #expect(try await StoreSyncFixture.versions(app).count == 2)
+                #expect(
+                    try await app.call(.get, StoreSyncFixture.path).json["pendingStoreVersion"] as? String == "2.4.0")
+
+                // A listing old enough is published whole, and the wait is over.
+                store.answer(.listing(version: "2.4.0", minimumOsVersion: "16.0", releaseDate: Self.ago(86_401)))
+                let later = try await app.call(.post, StoreSyncFixture.run)
+                #expect(later.json["result"] as? String == "PUBLISHED", "\(later.text)")
+                #expect(later.json["pendingStoreVersion"] is NSNull)
+                #expect(later.json["pendingUntil"] is NSNull)
+                let now = try await StoreSyncFixture.entries(app, key)
+                #expect(now["current_version"] == "2.4.0")
+                #expect(now["min_os_version"] == "16.0")
+            }
+        }
+    }
+
+    @Test func theSyncThatFindsTheWaitOverPublishesIt() async throws {
+        try await FakeAppStore.run { store in
+            try await StoreSyncFixture.shop(store, configure: { $0.storeSyncPollInterval = .milliseconds(100) }) {
+                app, key in
+                #expect(try await app.publish("shop-app", Self.template).status == 200)
+                store.answer(.listing(version: "2.4.0", minimumOsVersion: "16.0", releaseDate: Self.ago(0)))
+                let saved = try await app.call(
+                    .put, StoreSyncFixture.path,
+                    json: StoreSyncFixture.link(
+                        enabled: true, extra: ["parameters": Self.mapping, "releaseDelaySeconds": 10]))
+                #expect(saved.status == 200, "\(saved.text)")
+                #expect(saved.json["releaseDelaySeconds"] as? Int == 10)
+                #expect(
+                    try await StoreSyncFixture.eventually {
+                        try await app.call(.get, StoreSyncFixture.path).json["pendingStoreVersion"] as? String
+                            == "2.4.0"
+                    })
+                #expect(try await StoreSyncFixture.entries(app, key)["current_version"] == "2.3.0")
+                // The server syncs again when the wait ends, although the interval is an hour.
+                #expect(
+                    try await StoreSyncFixture.eventually(.seconds(30)) {
+                        try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0"
+                    })
+                #expect(try await StoreSyncFixture.entries(app, key)["min_os_version"] == "16.0")
+                let status = try await app.call(.get, StoreSyncFixture.path).json
+                #expect(status["pendingStoreVersion"] is NSNull)
+                #expect(store.requests.count == 2, "\(store.requests)")
+            }
+        }
+    }
+
+    @Test func noDelayPublishesAtOnceAndABadDelayIsRefused() async throws {
+        try await FakeAppStore.run { store in
+            try await StoreSyncFixture.shop(store) { app, key in
+                // A release date in the future (a clock ahead) does not matter when nothing is held back.
+                store.answer(.listing(version: "2.4.0", releaseDate: Self.ago(-600)))
+                try await app.call(
+                    .put, StoreSyncFixture.path, json: StoreSyncFixture.link(extra: ["releaseDelaySeconds": 0]))
+                let run = try await app.call(.post, StoreSyncFixture.run)
+                #expect(run.json["result"] as? String == "PUBLISHED", "\(run.text)")
+                #expect(try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0")
+
+                for bad: Any in [-1, 2_592_001, 1.5, "86400", true] {
+                    let reply = try await app.call(
+                        .put, StoreSyncFixture.path, json: StoreSyncFixture.link(extra: ["releaseDelaySeconds": bad]))
+                    #expect(reply.status == 400, "\(bad): \(reply.text)")
+                    #expect(reply.errorReasons == ["INVALID_RELEASE_DELAY"], "\(bad): \(reply.text)")
+                }
+                #expect(try await app.call(.get, StoreSyncFixture.path).json["releaseDelaySeconds"] as? Int == 0)
+
+                // With a delay, a listing without a release date is not published early.
+                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                store.answer(
+                    .body(#"{"resultCount":1,"results":[{"version":"2.5.0","trackViewUrl":"https://a.b/c"}]}"#))
+                let missing = try await app.call(.post, StoreSyncFixture.run)
+                #expect(missing.json["result"] as? String == "FAILED")
+                #expect((missing.json["lastError"] as? String)?.contains("no currentVersionReleaseDate") == true)
+                #expect(try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0")
+            }
+        }
+    }
+}
