@@ -27,16 +27,13 @@ struct Insights: AsyncParsableCommand {
         @Option(help: "Only this platform: IOS, ANDROID, WEB or UNKNOWN.")
         var platform: String?
 
-        @Option(help: "Start of the window, RFC 3339 (default: 7 days ago).")
-        var since: String?
-
-        @Option(help: "End of the window, RFC 3339 (default: now).")
-        var until: String?
+        @OptionGroup var window: WindowOptions
 
         func run() async throws {
             try await runAdmin {
                 let report = try await connection.client().insightsVersions(
-                    project: project.project, platform: platform?.uppercased(), since: since, until: until)
+                    project: project.project, platform: platform?.uppercased(), since: window.since, until: window.until
+                )
                 if connection.json { return InsightsText.json(report) }
                 InsightsText.versions(report, project: project.project)
             }
@@ -51,21 +48,26 @@ struct Insights: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var project: ProjectOption
 
-        @Option(help: "Start of the window, RFC 3339 (default: 7 days ago).")
-        var since: String?
-
-        @Option(help: "End of the window, RFC 3339 (default: now).")
-        var until: String?
+        @OptionGroup var window: WindowOptions
 
         func run() async throws {
             try await runAdmin {
                 let report = try await connection.client().insightsParameters(
-                    project: project.project, since: since, until: until)
+                    project: project.project, since: window.since, until: window.until)
                 if connection.json { return InsightsText.json(report) }
                 InsightsText.parameters(report, project: project.project)
             }
         }
     }
+}
+
+/// The window an insights report covers: `--since` and `--until`.
+struct WindowOptions: ParsableArguments {
+    @Option(help: "Start of the window, RFC 3339 (default: 7 days ago).")
+    var since: String?
+
+    @Option(help: "End of the window, RFC 3339 (default: now).")
+    var until: String?
 }
 
 /// How insights reports read on a terminal.
