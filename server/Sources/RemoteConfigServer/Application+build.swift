@@ -31,6 +31,11 @@ public struct AppEnvironment: Sendable {
     /// What wakes the background loop of store sync (`StoreSync.wake()` rings it).
     let storeSyncDoorbell: AsyncStream<Void>
 
+    /// Webhooks and their outbox.
+    public let webhooks: WebhookStore
+    /// How webhooks are delivered.
+    public let webhookSettings: WebhookSettings
+
     /// Fetches per second per client key; nil for no limit.
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
@@ -39,9 +44,12 @@ public struct AppEnvironment: Sendable {
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
         fetchRateLimit: Double? = nil, maxStreams: Int = .max,
-        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10)
+        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10),
+        webhookSettings: WebhookSettings = WebhookSettings()
     ) {
         self.fetchRateLimit = fetchRateLimit
+        self.webhooks = WebhookStore(database: database)
+        self.webhookSettings = webhookSettings
         self.database = database
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
@@ -129,6 +137,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync,
         templatesController: templates
     ).addRoutes(to: routes)
+    WebhooksController(
+        webhooks: environment.webhooks, templatesController: templates,
+        allowPrivate: environment.webhookSettings.allowPrivate
+    ).addRoutes(to: routes)
     table.serve(from: router)
     return router
 }
@@ -144,7 +156,8 @@ public func buildApplication(
         fetchRateLimit: configuration.fetchRateLimit,
         maxStreams: configuration.maxStreams
             ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit),
-        storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout)
+        storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
+        webhookSettings: configuration.webhooks)
     return buildApplication(
         configuration: configuration, environment: environment, logger: logger, routes: routes,
         onServerRunning: onServerRunning)
@@ -194,6 +207,13 @@ public func buildApplication(
         StoreSyncService(
             sync: environment.storeSync, pollInterval: configuration.storeSyncPollInterval,
             doorbell: environment.storeSyncDoorbell))
+    let webhooks = environment.webhookSettings
+    app.addServices(
+        WebhookDeliverer(
+            store: environment.webhooks,
+            payload: WebhookPayload(templates: environment.templates, publicURL: webhooks.publicURL),
+            client: WebhookHTTPClient(allowPrivate: webhooks.allowPrivate, timeout: webhooks.timeout),
+            settings: webhooks, logger: logger))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
         try await environment.published.synchronize()

@@ -50,6 +50,15 @@ struct Serve: AsyncParsableCommand {
     )
     var storeLookupUrl: String?
 
+    @Flag(
+        help:
+            "Let webhooks reach loopback, private, link-local, multicast and unspecified addresses (RC_WEBHOOKS_ALLOW_PRIVATE=true)."
+    )
+    var webhooksAllowPrivate = false
+
+    @Option(help: "The address people reach this server at, for console links in Slack messages (RC_PUBLIC_URL).")
+    var publicUrl: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         do {
@@ -157,6 +166,19 @@ struct Serve: AsyncParsableCommand {
         }
         if let text = storeLookupUrl ?? environment["RC_STORE_LOOKUP_URL"], !text.isEmpty {
             configuration.storeLookupURL = text
+        }
+        let allowPrivate = environment["RC_WEBHOOKS_ALLOW_PRIVATE"]?.lowercased()
+        if let allowPrivate, !["true", "false", "1", "0", ""].contains(allowPrivate) {
+            throw ServerConfiguration.Invalid("RC_WEBHOOKS_ALLOW_PRIVATE: '\(allowPrivate)' is not true or false")
+        }
+        configuration.webhooks.allowPrivate = webhooksAllowPrivate || allowPrivate == "true" || allowPrivate == "1"
+        if let text = publicUrl ?? environment["RC_PUBLIC_URL"], !text.isEmpty {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
+                throw ServerConfiguration.Invalid("--public-url / RC_PUBLIC_URL: '\(text)' is not an http(s) URL")
+            }
+            configuration.webhooks.publicURL = text
         }
         return configuration
     }
