@@ -61,7 +61,9 @@ struct SlackMessage {
     private var consoleLink: String? {
         guard let base = publicURL, !base.isEmpty else { return nil }
         let root = base.hasSuffix("/") ? String(base.dropLast()) : base
-        return "\(root)/console/#/projects/\(project)"
+        // Published versions open on the History tab (with its diffs), change requests on Changes.
+        let tab = delivery.type.hasPrefix("changeRequest.") ? "changes" : "history"
+        return "\(root)/console#/projects/\(project)/\(tab)"
     }
 
     /// One line per changed value: `name: before → after when condition`.
