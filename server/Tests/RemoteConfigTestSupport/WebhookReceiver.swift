@@ -20,6 +20,8 @@ public final class WebhookReceiver: Sendable {
     private struct State {
         var statuses: [Int] = []
         var received: [Received] = []
+        /// How many of the next requests get no answer at all (a receiver that hangs).
+        var hangs = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -42,7 +44,8 @@ public final class WebhookReceiver: Sendable {
             let buffer = try await request.body.collect(upTo: 1 << 20)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.rawName] = field.value }
-            return receiver.respond(Received(path: request.uri.path, headers: headers, body: Data(buffer: buffer)))
+            return try await receiver.respond(
+                Received(path: request.uri.path, headers: headers, body: Data(buffer: buffer)))
         }
         var logger = Logger(label: "webhook-receiver")
         logger.logLevel = .critical
@@ -66,6 +69,11 @@ public final class WebhookReceiver: Sendable {
         state.withLockedValue { $0.statuses = statuses }
     }
 
+    /// Leaves the next `count` requests unanswered (until the sender gives up or the receiver stops).
+    public func hang(_ count: Int) {
+        state.withLockedValue { $0.hangs = count }
+    }
+
     /// Every request so far, in the order it arrived.
     public var received: [Received] { state.withLockedValue { $0.received } }
 
@@ -81,11 +89,16 @@ public final class WebhookReceiver: Sendable {
         return received
     }
 
-    private func respond(_ request: Received) -> Response {
-        let status = state.withLockedValue { state -> Int in
+    private func respond(_ request: Received) async throws -> Response {
+        let (status, hang) = state.withLockedValue { state -> (Int, Bool) in
             state.received.append(request)
-            return state.statuses.isEmpty ? 204 : state.statuses.removeFirst()
+            if state.hangs > 0 {
+                state.hangs -= 1
+                return (0, true)
+            }
+            return (state.statuses.isEmpty ? 204 : state.statuses.removeFirst(), false)
         }
+        if hang { try await Task.sleep(for: .seconds(300)) }
         return Response(status: .init(code: status))
     }
 }

@@ -47,8 +47,10 @@ struct WebhookHTTPClient: Sendable {
         let group = MultiThreadedEventLoopGroup.singleton
         let eventLoop = group.next()
         let answer = eventLoop.makePromise(of: Int.self)
+        let parts = timeout.components
+        let deadlineAmount = TimeAmount.nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
         let bootstrap = ClientBootstrap(group: eventLoop)
-            .connectTimeout(.seconds(timeout.components.seconds))
+            .connectTimeout(deadlineAmount)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {
@@ -59,7 +61,7 @@ struct WebhookHTTPClient: Sendable {
                     try channel.pipeline.syncOperations.addHandler(AnswerReader(answer: answer, limit: limit))
                 }
             }
-        let deadline = eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)) {
+        let deadline = eventLoop.scheduleTask(in: deadlineAmount) {
             answer.fail(Failure(description: "no answer within \(timeout)"))
         }
         defer { deadline.cancel() }

@@ -110,4 +110,25 @@ import Testing
             }
         }
     }
+
+    /// A receiver that does not answer within the attempt's deadline (10 s, shortened here) has failed that
+    /// attempt; the retry is delivered.
+    @Test func anUnansweredAttemptTimesOutAndIsRetried() async throws {
+        try await WebhookReceiver.run { receiver in
+            let configure: (inout ServerConfiguration) -> Void = { configuration in
+                WebhookFixture.fast(&configuration)
+                configuration.webhooks.timeout = .milliseconds(500)
+            }
+            try await TestApp.run(url: try await TestClusterURL.make(), configure: configure) { app in
+                let (id, _) = try await WebhookFixture.setUp(app, url: receiver.url)
+                receiver.hang(1)
+                try await app.call(.post, "\(WebhookFixture.collection)/\(id):test")
+                let deliveries = try await WebhookFixture.deliveries(app, id) {
+                    $0.first?["state"] as? String == "DELIVERED"
+                }
+                #expect(deliveries.first?["attempts"] as? Int == 2)
+                #expect(receiver.received.count == 2)
+            }
+        }
+    }
 }
