@@ -22,6 +22,8 @@ public final class WebhookReceiver: Sendable {
         var received: [Received] = []
         /// How many of the next requests get no answer at all (a receiver that hangs).
         var hangs = 0
+        /// Whether 200 answers come with a body that never ends.
+        var endless = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -74,6 +76,11 @@ public final class WebhookReceiver: Sendable {
         state.withLockedValue { $0.hangs = count }
     }
 
+    /// Answers 200 with a body that never ends: a sender must stop reading on its own.
+    public func answerEndlessly() {
+        state.withLockedValue { $0.endless = true }
+    }
+
     /// Every request so far, in the order it arrived.
     public var received: [Received] { state.withLockedValue { $0.received } }
 
@@ -90,15 +97,25 @@ public final class WebhookReceiver: Sendable {
     }
 
     private func respond(_ request: Received) async throws -> Response {
-        let (status, hang) = state.withLockedValue { state -> (Int, Bool) in
+        let (status, hang, endless) = state.withLockedValue { state -> (Int, Bool, Bool) in
             state.received.append(request)
+            if state.endless { return (200, false, true) }
             if state.hangs > 0 {
                 state.hangs -= 1
-                return (0, true)
+                return (0, true, false)
             }
-            return (state.statuses.isEmpty ? 204 : state.statuses.removeFirst(), false)
+            return (state.statuses.isEmpty ? 204 : state.statuses.removeFirst(), false, false)
         }
         if hang { try await Task.sleep(for: .seconds(300)) }
+        if endless {
+            return Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 16 * 1024)
+                    // Until the sender hangs up (the write then fails) or the receiver stops.
+                    while !Task.isCancelled { try await writer.write(chunk) }
+                })
+        }
         return Response(status: .init(code: status))
     }
 }

@@ -131,4 +131,28 @@ import Testing
             }
         }
     }
+
+    /// An answer is read up to 64 KiB: a 200 whose body never ends is a delivery, not an attempt that waits
+    /// until its deadline.
+    @Test func anAnswerIsReadOnlyUpTo64KiB() async throws {
+        try await WebhookReceiver.run { receiver in
+            let configure: (inout ServerConfiguration) -> Void = { configuration in
+                WebhookFixture.fast(&configuration)
+                configuration.webhooks.timeout = .seconds(3)
+            }
+            try await TestApp.run(url: try await TestClusterURL.make(), configure: configure) { app in
+                let (id, _) = try await WebhookFixture.setUp(app, url: receiver.url)
+                receiver.answerEndlessly()
+                let start = ContinuousClock.now
+                try await app.call(.post, "\(WebhookFixture.collection)/\(id):test")
+                let deliveries = try await WebhookFixture.deliveries(app, id) {
+                    $0.first?["state"] as? String == "DELIVERED"
+                }
+                #expect(deliveries.first?["state"] as? String == "DELIVERED")
+                #expect(deliveries.first?["attempts"] as? Int == 1)
+                #expect(deliveries.first?["lastStatus"] as? Int == 200)
+                #expect(ContinuousClock.now - start < .seconds(3))
+            }
+        }
+    }
 }
