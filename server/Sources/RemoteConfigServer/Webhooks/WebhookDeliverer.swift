@@ -13,7 +13,7 @@ struct WebhookDeliverer: Service {
     let logger: Logger
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 // Busy: go on at once (the next delivery of each webhook may be due now); idle: poll.
                 if await round() == 0 { try? await Task.sleep(for: settings.pollInterval) }
