@@ -83,7 +83,12 @@ struct WebhookHTTPClient: Sendable {
         channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         do {
-            let status = try await answer.futureResult.get()
+            // A server shutting down stops waiting at once; the lease lets another server send it again.
+            let status = try await withTaskCancellationHandler {
+                try await answer.futureResult.get()
+            } onCancel: {
+                answer.fail(Failure(description: "the server stopped before an answer"))
+            }
             channel.close(promise: nil)
             return status
         } catch {

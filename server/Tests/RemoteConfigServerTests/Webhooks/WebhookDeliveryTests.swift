@@ -161,4 +161,25 @@ import Testing
             }
         }
     }
+
+    /// Publishing commits and answers; the delivery follows from the outbox, so a receiver that hangs slows no
+    /// publish.
+    @Test func aHangingReceiverSlowsNoPublish() async throws {
+        try await WebhookReceiver.run { receiver in
+            try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.fast) { app in
+                _ = try await WebhookFixture.setUp(app, url: receiver.url, events: ["template.published"])
+                receiver.hang(3)
+                try await app.publish(WebhookFixture.project, WebhookFixture.template(false))
+                try await receiver.waitFor(1)
+                // The first delivery is in flight and unanswered: the next publishes answer at once.
+                let start = ContinuousClock.now
+                for value in [true, false] {
+                    #expect(try await app.publish(WebhookFixture.project, WebhookFixture.template(value)).status == 200)
+                }
+                #expect(ContinuousClock.now - start < .seconds(2))
+                let fetched = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
+                #expect((fetched.json["version"] as? [String: Any])?["versionNumber"] as? String == "3")
+            }
+        }
+    }
 }
