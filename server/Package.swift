@@ -87,6 +87,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // TLS for webhook deliveries to https:// URLs.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/console")],
             swiftSettings: strict
@@ -165,6 +167,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // To check webhook signatures independently of the server's own signing code.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // Read by path (TemplateFixtures), not bundled.
             exclude: ["Fixtures"],

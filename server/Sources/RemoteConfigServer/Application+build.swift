@@ -37,6 +37,10 @@ public struct AppEnvironment: Sendable {
     public let insightSamples: InsightSampleStore
     /// The active-instance estimate impact is scaled to; nil scales to the sampled instances.
     public var activeInstances: ActiveInstanceCount?
+    /// Webhooks and their outbox.
+    public let webhooks: WebhookStore
+    /// How webhooks are delivered.
+    public let webhookSettings: WebhookSettings
 
     /// Fetches per second per client key; nil for no limit.
     public let fetchRateLimit: Double?
@@ -54,10 +58,13 @@ public struct AppEnvironment: Sendable {
         fetchRateLimit: Double? = nil, maxStreams: Int = .max, maxStreamsPerKey: Int? = nil,
         cors: CORSPolicy = .none,
         storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10),
-        insightsEnabled: Bool = true, insightsSampleSize: Int = 10_000
+        insightsEnabled: Bool = true, insightsSampleSize: Int = 10_000,
+        webhookSettings: WebhookSettings = WebhookSettings()
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.cors = cors
+        self.webhooks = WebhookStore(database: database)
+        self.webhookSettings = webhookSettings
         self.database = database
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
@@ -180,6 +187,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     StoreSyncController(
         links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)
+    WebhooksController(
+        webhooks: environment.webhooks, access: access,
+        allowPrivate: environment.webhookSettings.allowPrivate
+    ).addRoutes(to: routes)
     table.serve(from: router)
     return router
 }
@@ -197,7 +208,8 @@ public func buildApplication(
             ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit),
         maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
         storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
-        insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize)
+        insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize,
+        webhookSettings: configuration.webhooks)
     return buildApplication(
         configuration: configuration, environment: environment, logger: logger, routes: routes,
         onServerRunning: onServerRunning)
@@ -255,6 +267,13 @@ public func buildApplication(
             recorder: environment.insightsRecorder, store: environment.insights,
             interval: configuration.insightsFlushInterval, retentionDays: configuration.insightsRetentionDays,
             logger: logger))
+    let webhooks = environment.webhookSettings
+    app.addServices(
+        WebhookDeliverer(
+            store: environment.webhooks,
+            payload: WebhookPayload(templates: environment.templates, publicURL: webhooks.publicURL),
+            client: WebhookHTTPClient(allowPrivate: webhooks.allowPrivate, timeout: webhooks.timeout),
+            settings: webhooks, logger: logger))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
         try await environment.published.synchronize()

@@ -40,6 +40,8 @@ public struct ServerConfiguration: Sendable {
     public var storeLookupTimeout: Duration = .seconds(10)
     /// How often each server looks for store links that are due.
     public var storeSyncPollInterval: Duration = .seconds(5)
+    /// Webhook deliveries: private destinations, the console's public address, the retry schedule.
+    public var webhooks = WebhookSettings()
 
     /// Counting client answers for insights, and the impact sample (`--insights on|off`).
     public var insightsEnabled = true

@@ -46,6 +46,8 @@ public struct ChangeRequestStore: Sendable {
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "changeRequest.create", detail: detail,
                 logger: logger)
+            try await WebhookEvents.changeRequest(
+                "opened", request, comment: nil, actor: actor, on: connection, logger: logger)
             return request
         }
     }
@@ -107,6 +109,11 @@ public struct ChangeRequestStore: Sendable {
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "changeRequest.approve", detail: detail,
                 logger: logger)
+            // Once, when its approvals make it publishable.
+            if request.state == .open, approved.state != .open {
+                try await WebhookEvents.changeRequest(
+                    "approved", approved, comment: comment, actor: actor, on: connection, logger: logger)
+            }
             return approved
         }
     }
@@ -153,7 +160,11 @@ public struct ChangeRequestStore: Sendable {
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "changeRequest.\(action)", detail: detail,
                 logger: logger)
-            return try await Self.read(project, id, on: connection, logger: logger)
+            let closed = try await Self.read(project, id, on: connection, logger: logger)
+            try await WebhookEvents.changeRequest(
+                state == .rejected ? "rejected" : "cancelled", closed, comment: comment, actor: actor, on: connection,
+                logger: logger)
+            return closed
         }
     }
 

@@ -171,6 +171,8 @@ public struct TemplateStore: Sendable {
             action: request.updateType == "ROLLBACK" ? "template.rollback" : "template.publish", detail: detail,
             logger: logger)
         try await StoreEvent.published(project: project, version: next).notify(on: connection, logger: logger)
+        // In this transaction: webhooks hear of the version exactly when it commits.
+        try await WebhookEvents.published(stored, previous: latest, actor: actor, on: connection, logger: logger)
         return stored
     }
 

@@ -73,6 +73,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "App instances each project's impact sample keeps (RC_INSIGHTS_SAMPLE_SIZE; default 10000).")
     var insightsSampleSize: String?
 
+    @Flag(
+        help:
+            "Let webhooks reach loopback, private, link-local, multicast and unspecified addresses (RC_WEBHOOKS_ALLOW_PRIVATE=true)."
+    )
+    var webhooksAllowPrivate = false
+
+    @Option(help: "The address people reach this server at, for console links in Slack messages (RC_PUBLIC_URL).")
+    var publicUrl: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         do {
@@ -194,6 +203,19 @@ struct Serve: AsyncParsableCommand {
             configuration.storeLookupURL = text
         }
         try readInsights(into: &configuration, environment)
+        let allowPrivate = environment["RC_WEBHOOKS_ALLOW_PRIVATE"]?.lowercased()
+        if let allowPrivate, !["true", "false", "1", "0", ""].contains(allowPrivate) {
+            throw ServerConfiguration.Invalid("RC_WEBHOOKS_ALLOW_PRIVATE: '\(allowPrivate)' is not true or false")
+        }
+        configuration.webhooks.allowPrivate = webhooksAllowPrivate || allowPrivate == "true" || allowPrivate == "1"
+        if let text = publicUrl ?? environment["RC_PUBLIC_URL"], !text.isEmpty {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
+                throw ServerConfiguration.Invalid("--public-url / RC_PUBLIC_URL: '\(text)' is not an http(s) URL")
+            }
+            configuration.webhooks.publicURL = text
+        }
         return configuration
     }
 }

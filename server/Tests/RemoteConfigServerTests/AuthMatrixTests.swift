@@ -43,6 +43,15 @@ import Testing
         "GET /v1/projects/{p}/insights/versions": ("viewer", true),
         "GET /v1/projects/{p}/insights/parameters": ("viewer", true),
         "GET /v1/projects/{p}/insights/timeline": ("viewer", true),
+        "POST /v1/projects/{p}/webhooks": ("admin", true),
+        "GET /v1/projects/{p}/webhooks": ("admin", true),
+        "GET /v1/projects/{p}/webhooks/{id}": ("admin", true),
+        "PATCH /v1/projects/{p}/webhooks/{id}": ("admin", true),
+        "DELETE /v1/projects/{p}/webhooks/{id}": ("admin", true),
+        "POST /v1/projects/{p}/webhooks/{id}:rotateSecret": ("admin", true),
+        "POST /v1/projects/{p}/webhooks/{id}:test": ("admin", true),
+        "GET /v1/projects/{p}/webhooks/{id}/deliveries": ("admin", true),
+        "POST /v1/projects/{p}/webhooks/{id}/deliveries/{delivery}:redeliver": ("admin", true),
     ]
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
@@ -84,9 +93,15 @@ import Testing
                         json: ["template": ["parameters": [:]]])
                     id = String((created.json["name"] as? String ?? "").dropFirst("changeRequests/".count))
                 }
+                if route.path.contains("/webhooks/{id}") {
+                    let created = try await app.call(
+                        .post, "/v1/projects/shop-app/webhooks",
+                        json: ["url": "https://hooks.example.com/rc", "events": ["template.published"]])
+                    id = String((created.json["name"] as? String ?? "").dropFirst("webhooks/".count))
+                }
                 let path =
                     route.path.replacingOccurrences(of: "{p}", with: "shop-app")
-                    .replacingOccurrences(of: "{id}", with: id)
+                    .replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{delivery}", with: "none")
                     + (route.path.hasSuffix(":diff") ? "?from=draft&to=draft" : "")
                 let body: [String: Any]? =
                     switch route.path {

@@ -87,4 +87,25 @@ import Testing
             #expect(served.text == (try String(contentsOf: file, encoding: .utf8)))
         }
     }
+
+    /// A plain YAML scalar may not hold ": " or " #" (YAML reads a mapping or a comment there), which makes the
+    /// whole file unreadable to OpenAPI tools; such values must be quoted or folded.
+    @Test func everyPlainValueIsValidYAML() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("openapi.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        var blockIndent: Int?  // inside a `|` or `>` block scalar begun at this indentation
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let indent = line.prefix { $0 == " " }.count
+            if let outer = blockIndent, line.allSatisfy({ $0 == " " }) || indent > outer { continue }
+            blockIndent = nil
+            let body = line.drop(while: { $0 == " " || $0 == "-" })
+            guard !body.hasPrefix("#"), let colon = body.range(of: ": ") else { continue }
+            let value = body[colon.upperBound...]
+            guard let first = value.first else { continue }
+            if first == "|" || first == ">" { blockIndent = indent }
+            guard !"'\"[{|>&*!".contains(first) else { continue }
+            #expect(!value.contains(": ") && !value.contains(" #"), "openapi.yaml:\(number + 1): \(line)")
+        }
+    }
 }

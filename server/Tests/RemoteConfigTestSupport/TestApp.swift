@@ -48,7 +48,8 @@ public struct TestApp {
             fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
             maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
             storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
-            insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize)
+            insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize,
+            webhookSettings: configuration.webhooks)
         adjust(&adjusted)
         let environment = adjusted
         let app = PoolFirstApplication(

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import RemoteConfigStore
+import ServiceLifecycle
+
+/// Sends the outbox's deliveries; runs on every server, and servers share the work through the database's
+/// claims and leases (see `WebhookStore.claim`).
+struct WebhookDeliverer: Service {
+    let store: WebhookStore
+    let payload: WebhookPayload
+    let client: WebhookHTTPClient
+    let settings: WebhookSettings
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                // Busy: go on at once (the next delivery of each webhook may be due now); idle: poll.
+                if await round() == 0 { try? await Task.sleep(for: settings.pollInterval) }
+            }
+        }
+    }
+
+    /// Claims what is due and attempts each claimed delivery once; returns how many were attempted.
+    func round() async -> Int {
+        let claimed: [ClaimedDelivery]
+        do {
+            claimed = try await store.claim(limit: 16, lease: settings.lease)
+        } catch {
+            logger.warning("webhooks: could not claim deliveries: \(error)")
+            return 0
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for delivery in claimed { group.addTask { await attempt(delivery) } }
+        }
+        return claimed.count
+    }
+
+    /// One attempt: make (or reuse) the body, sign, send, record.
+    func attempt(_ delivery: ClaimedDelivery) async {
+        let outcome: DeliveryOutcome
+        do {
+            let body: String
+            if let made = delivery.body {
+                body = made
+            } else {
+                body = try await payload.body(for: delivery)
+                try await store.saveBody(delivery, body: body)
+            }
+            outcome = await send(delivery, body: Array(body.utf8))
+        } catch {
+            outcome = DeliveryOutcome(status: nil, error: "could not make the body: \(error)", delivered: false)
+        }
+        if !outcome.delivered {
+            logger.info(
+                "webhook delivery failed",
+                metadata: [
+                    "delivery": "\(delivery.id)", "webhook": "\(delivery.webhook.id)",
+                    "error": "\(outcome.error ?? "")",
+                ])
+        }
+        do {
+            try await store.record(
+                delivery, outcome, retryAfter: settings.retryDelay(afterAttempts: delivery.attempts + 1),
+                giveUpAfter: settings.giveUpAfter)
+        } catch {
+            // The lease runs out and another attempt follows: at least once.
+            logger.warning("webhooks: could not record an attempt of \(delivery.id): \(error)")
+        }
+    }
+
+    func send(_ delivery: ClaimedDelivery, body: [UInt8]) async -> DeliveryOutcome {
+        let timestamp = Int64(Date().timeIntervalSince1970)
+        let headers = [
+            ("RC-Webhook-Id", delivery.id), ("RC-Webhook-Timestamp", String(timestamp)),
+            (
+                "RC-Webhook-Signature",
+                WebhookSignature.header(secrets: delivery.webhook.activeSecrets, timestamp: timestamp, body: body)
+            ),
+        ]
+        do {
+            let status = try await client.post(delivery.webhook.url, headers: headers, body: body)
+            if (200..<300).contains(status) { return DeliveryOutcome(status: status, error: nil, delivered: true) }
+            let error = (300..<400).contains(status) ? "HTTP \(status): redirects are not followed" : "HTTP \(status)"
+            return DeliveryOutcome(status: status, error: error, delivered: false)
+        } catch {
+            return DeliveryOutcome(status: nil, error: "\(error)", delivered: false)
+        }
+    }
+}

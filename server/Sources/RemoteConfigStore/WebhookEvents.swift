@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The events the stores report to webhooks, each recorded inside the transaction of its change.
+public enum WebhookEvents {
+    /// The facts of `template.published`; the deliverer adds the diff from the two immutable versions.
+    public struct Published: Codable, Sendable, Equatable {
+        public var versionNumber: String
+        public var previousVersionNumber: String
+        public var updateOrigin: String
+        public var updateType: String
+        public var description: String
+        public var rollbackSource: String?
+    }
+
+    /// The facts of a `changeRequest.*` event.
+    public struct ChangeRequestChanged: Codable, Sendable, Equatable {
+        public var changeRequest: String
+        public var state: String
+        public var description: String
+        public var comment: String?
+    }
+
+    /// Records `template.published` for `version`, published over `previous`.
+    static func published(
+        _ version: StoredVersion, previous: Int64, actor: AuditActor, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        let facts = Published(
+            versionNumber: String(version.versionNumber), previousVersionNumber: String(previous),
+            updateOrigin: version.updateOrigin, updateType: version.updateType, description: version.description,
+            rollbackSource: version.rollbackSource.map { String($0) })
+        try await WebhookStore.enqueue(
+            version.project, type: "template.published", actor: actor, dataJSON: try json(facts), on: connection,
+            logger: logger)
+    }
+
+    /// Records `changeRequest.<event>` for `request` as it is now.
+    static func changeRequest(
+        _ event: String, _ request: ChangeRequest, comment: String?, actor: AuditActor,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let facts = ChangeRequestChanged(
+            changeRequest: ChangeRequest.name(request.id), state: request.state.rawValue,
+            description: request.description, comment: comment?.isEmpty == false ? comment : nil)
+        try await WebhookStore.enqueue(
+            request.project, type: "changeRequest.\(event)", actor: actor, dataJSON: try json(facts), on: connection,
+            logger: logger)
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+extension WebhookStore {
+    /// Deliveries of one webhook, newest first, with `seq` below `before` (the page token).
+    public func deliveries(_ project: String, _ webhook: String, before: Int64?, limit: Int) async throws
+        -> [WebhookDelivery]
+    {
+        try await database.run { client in
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.deliveryColumns) FROM webhook_deliveries
+                WHERE project_id = \(project) AND webhook_id = \(webhook) AND seq < \(before ?? Int64.max)
+                ORDER BY seq DESC LIMIT \(limit)
+                """)
+            return try await Self.decodeDeliveries(rows)
+        }
+    }
+
+    /// Sends a delivery again: a new attempt of the same delivery id, as soon as a deliverer is free. Nil for no
+    /// such delivery.
+    public func redeliver(_ project: String, _ webhook: String, _ delivery: String) async throws -> WebhookDelivery? {
+        try await database.run { client in
+            let rows = try await client.query(
+                """
+                UPDATE webhook_deliveries SET state = 'PENDING', next_attempt_at = now(), lease_token = NULL,
+                    lease_until = NULL
+                WHERE project_id = \(project) AND webhook_id = \(webhook) AND delivery_id = \(delivery)
+                RETURNING \(unescaped: Self.deliveryColumns)
+                """)
+            return try await Self.decodeDeliveries(rows).first
+        }
+    }
+
+    /// Claims up to `limit` due deliveries for one attempt each, under a lease of `lease`.
+    ///
+    /// Only the oldest pending delivery of each enabled webhook is due (so a webhook's events go out in order,
+    /// and a failing webhook holds back only its own). Rows are locked with `SKIP LOCKED` and rechecked, so two
+    /// servers never claim one delivery; the lease keeps it theirs while they send.
+    public func claim(limit: Int, lease: Duration) async throws -> [ClaimedDelivery] {
+        let seconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        return try await database.transaction { connection in
+            let logger = database.logger
+            let rows = try await connection.query(
+                """
+                WITH heads AS (
+                    SELECT DISTINCT ON (webhook_id) seq FROM webhook_deliveries
+                    WHERE state = 'PENDING' ORDER BY webhook_id, seq
+                )
+                SELECT d.seq FROM webhook_deliveries d JOIN heads h ON h.seq = d.seq
+                JOIN webhooks w ON w.webhook_id = d.webhook_id AND w.enabled
+                WHERE d.state = 'PENDING' AND d.next_attempt_at <= now()
+                  AND (d.lease_until IS NULL OR d.lease_until < clock_timestamp())
+                ORDER BY d.seq LIMIT \(limit)
+                FOR UPDATE OF d SKIP LOCKED
+                """, logger: logger)
+            var claimed: [Int64] = []
+            for try await seq in rows.decode(Int64.self) { claimed.append(seq) }
+            guard !claimed.isEmpty else { return [] }
+            let token = UUID()
+            let updated = try await connection.query(
+                """
+                UPDATE webhook_deliveries SET lease_token = \(token),
+                    lease_until = clock_timestamp() + make_interval(secs => \(seconds))
+                WHERE seq = ANY (\(claimed))
+                RETURNING seq, delivery_id, webhook_id, event_type, actor_key, actor_name, data::text, body, attempts,
+                    created_at
+                """, logger: logger)
+            var found: [(Int64, String, String, String, String?, String, String, String?, Int32, Date)] = []
+            for try await row in updated.decode(
+                (Int64, String, String, String, String?, String, String, String?, Int32, Date).self)
+            {
+                found.append(row)
+            }
+            let webhookIDs = Array(Set(found.map { $0.2 }))
+            let webhooks = try await Self.decode(
+                try await connection.query(
+                    "SELECT \(unescaped: Self.columns) FROM webhooks WHERE webhook_id = ANY (\(webhookIDs))",
+                    logger: logger))
+            let byID = Dictionary(webhooks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var result: [ClaimedDelivery] = []
+            for (seq, id, webhookID, type, actorKey, actorName, data, body, attempts, created) in found {
+                guard let webhook = byID[webhookID] else { continue }
+                result.append(
+                    ClaimedDelivery(
+                        seq: seq, id: id, webhook: webhook, type: type, actorKey: actorKey, actorName: actorName,
+                        dataJSON: data, body: body, attempts: Int(attempts), createTime: created, leaseToken: token))
+            }
+            return result.sorted { $0.seq < $1.seq }
+        }
+    }
+
+    /// Keeps the body made for a claimed delivery's first attempt, so every retry sends the same bytes.
+    public func saveBody(_ delivery: ClaimedDelivery, body: String) async throws {
+        try await database.run { client in
+            try await client.execute(
+                """
+                UPDATE webhook_deliveries SET body = \(body)
+                WHERE seq = \(delivery.seq) AND lease_token = \(delivery.leaseToken) AND body IS NULL
+                """)
+        }
+    }
+
+    /// Records an attempt of a claimed delivery and lets go of it: `DELIVERED`, or `PENDING` again after
+    /// `retryAfter`, or `FAILED` when that would be later than `giveUpAfter` past its creation. Does nothing
+    /// when the lease was lost meanwhile (another server owns the delivery now).
+    public func record(
+        _ delivery: ClaimedDelivery, _ outcome: DeliveryOutcome, retryAfter: Duration, giveUpAfter: Duration
+    ) async throws {
+        let retry = Double(retryAfter.components.seconds) + Double(retryAfter.components.attoseconds) / 1e18
+        let window = Double(giveUpAfter.components.seconds) + Double(giveUpAfter.components.attoseconds) / 1e18
+        let error = outcome.error.map { String($0.prefix(500)) }
+        let status = outcome.status.map { Int32($0) }
+        try await database.run { client in
+            try await client.execute(
+                """
+                UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = \(status),
+                    last_error = \(error), last_attempt_at = clock_timestamp(), lease_token = NULL, lease_until = NULL,
+                    state = CASE WHEN \(outcome.delivered) THEN 'DELIVERED'
+                        WHEN clock_timestamp() + make_interval(secs => \(retry))
+                            > created_at + make_interval(secs => \(window)) THEN 'FAILED'
+                        ELSE 'PENDING' END,
+                    next_attempt_at = clock_timestamp() + make_interval(secs => \(retry))
+                WHERE seq = \(delivery.seq) AND lease_token = \(delivery.leaseToken)
+                """)
+        }
+    }
+
+    static let deliveryColumns = """
+        seq, delivery_id, webhook_id, project_id, event_type, state, attempts, last_status, last_error,
+        last_attempt_at, CASE WHEN state = 'PENDING' THEN next_attempt_at END, created_at
+        """
+
+    static func decodeDeliveries(_ rows: PostgresRowSequence) async throws -> [WebhookDelivery] {
+        var result: [WebhookDelivery] = []
+        for try await (seq, id, webhook, project, type, state, attempts, status, error, last, next, created)
+            in rows.decode(
+                (Int64, String, String, String, String, String, Int32, Int32?, String?, Date?, Date?, Date).self)
+        {
+            result.append(
+                WebhookDelivery(
+                    seq: seq, id: id, webhook: webhook, project: project, type: type,
+                    state: WebhookDelivery.State(rawValue: state) ?? .pending, attempts: Int(attempts),
+                    lastStatus: status.map(Int.init), lastError: error, lastAttemptTime: last, nextAttemptTime: next,
+                    createTime: created))
+        }
+        return result
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Webhooks and their outbox in PostgreSQL.
+public struct WebhookStore: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// A new secret: `whsec_` and 32 random bytes in hex.
+    public static func makeSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return "whsec_"
+            + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
+            .joined()
+    }
+
+    static func makeID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Creates a webhook and returns it with its secret. `StoreError.notFound` for no such project.
+    public func create(_ project: String, _ draft: WebhookDraft, actor: AuditActor) async throws -> Webhook {
+        try await database.transaction { connection in
+            let logger = database.logger
+            _ = try await TemplateStore.lockProject(project, on: connection, logger: logger)
+            let id = Self.makeID()
+            let rows = try await connection.query(
+                """
+                INSERT INTO webhooks (webhook_id, project_id, url, events, format, description, secret)
+                VALUES (\(id), \(project), \(draft.url), \(draft.events), \(draft.format), \(draft.description),
+                    \(Self.makeSecret()))
+                RETURNING \(unescaped: Self.columns)
+                """, logger: logger)
+            guard let webhook = try await Self.decode(rows).first else { throw StoreError.notFound("webhook") }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "webhook.create",
+                detail: ["webhook": "webhooks/\(id)", "url": draft.url], logger: logger)
+            return webhook
+        }
+    }
+
+    /// The webhooks of `project`, oldest first.
+    public func list(_ project: String) async throws -> [Webhook] {
+        try await database.run { client in
+            try await Self.decode(
+                try await client.query(
+                    "SELECT \(unescaped: Self.columns) FROM webhooks WHERE project_id = \(project) ORDER BY created_at, webhook_id"
+                ))
+        }
+    }
+
+    /// One webhook of `project`, or nil.
+    public func get(_ project: String, _ id: String) async throws -> Webhook? {
+        try await database.run { client in
+            try await Self.decode(
+                try await client.query(
+                    "SELECT \(unescaped: Self.columns) FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)"
+                )
+            ).first
+        }
+    }
+
+    /// Changes the fields `update` sets; nil for no such webhook.
+    public func update(_ project: String, _ id: String, _ update: WebhookUpdate, actor: AuditActor) async throws
+        -> Webhook?
+    {
+        try await database.transaction { connection in
+            let logger = database.logger
+            let rows = try await connection.query(
+                """
+                UPDATE webhooks SET url = coalesce(\(update.url), url), events = coalesce(\(update.events), events),
+                    format = coalesce(\(update.format), format), description = coalesce(\(update.description), description),
+                    enabled = coalesce(\(update.enabled), enabled)
+                WHERE project_id = \(project) AND webhook_id = \(id)
+                RETURNING \(unescaped: Self.columns)
+                """, logger: logger)
+            guard let webhook = try await Self.decode(rows).first else { return nil }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "webhook.update",
+                detail: ["webhook": "webhooks/\(id)"], logger: logger)
+            return webhook
+        }
+    }
+
+    /// Deletes a webhook and its deliveries; false for no such webhook.
+    public func delete(_ project: String, _ id: String, actor: AuditActor) async throws -> Bool {
+        try await database.transaction { connection in
+            let logger = database.logger
+            let rows = try await connection.query(
+                "DELETE FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id) RETURNING webhook_id",
+                logger: logger)
+            var found = false
+            for try await _ in rows { found = true }
+            if found {
+                try await AuditLog.append(
+                    on: connection, project: project, actor: actor, action: "webhook.delete",
+                    detail: ["webhook": "webhooks/\(id)"], logger: logger)
+            }
+            return found
+        }
+    }
+
+    /// Makes a new secret the signing one; the one it replaces keeps signing beside it for `overlap`. Returns
+    /// the webhook (its first active secret is the new one), nil for no such webhook.
+    public func rotateSecret(
+        _ project: String, _ id: String, overlap: Duration = .seconds(86_400), actor: AuditActor
+    ) async throws -> Webhook? {
+        try await database.transaction { connection in
+            let logger = database.logger
+            let seconds = Double(overlap.components.seconds)
+            let rows = try await connection.query(
+                """
+                UPDATE webhooks SET previous_secret = secret, secret = \(Self.makeSecret()),
+                    previous_expires_at = now() + make_interval(secs => \(seconds))
+                WHERE project_id = \(project) AND webhook_id = \(id)
+                RETURNING \(unescaped: Self.columns)
+                """, logger: logger)
+            guard let webhook = try await Self.decode(rows).first else { return nil }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "webhook.rotateSecret",
+                detail: ["webhook": "webhooks/\(id)"], logger: logger)
+            return webhook
+        }
+    }
+
+    /// Records an event of `project` for every enabled webhook subscribed to `type`, inside the caller's
+    /// transaction: the deliveries exist exactly when the change commits. `dataJSON` is the event's facts.
+    public static func enqueue(
+        _ project: String, type: String, actor: AuditActor, dataJSON: String, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key, actor_name,
+                data)
+            SELECT gen_random_uuid()::text, webhook_id, project_id, \(type), \(actor.keyId), \(actor.displayName),
+                \(dataJSON)::json
+            FROM webhooks
+            WHERE project_id = \(project) AND enabled AND (\(type) = ANY (events) OR '*' = ANY (events))
+            ORDER BY webhook_id
+            """, logger: logger)
+    }
+
+    /// Queues a `ping` to one webhook (whatever its events); returns the delivery id, nil for no such webhook.
+    public func ping(_ project: String, _ id: String, actor: AuditActor) async throws -> String? {
+        try await database.run { client in
+            let rows = try await client.query(
+                """
+                INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key,
+                    actor_name, data)
+                SELECT gen_random_uuid()::text, webhook_id, project_id, 'ping', \(actor.keyId), \(actor.displayName),
+                    '{}'::json
+                FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)
+                RETURNING delivery_id
+                """)
+            for try await delivery in rows.decode(String.self) { return delivery }
+            return nil
+        }
+    }
+
+    static let columns = """
+        webhook_id, project_id, url, events, format, description, enabled, created_at, secret,
+        CASE WHEN previous_expires_at > now() THEN previous_secret END
+        """
+
+    static func decode(_ rows: PostgresRowSequence) async throws -> [Webhook] {
+        var result: [Webhook] = []
+        for try await (id, project, url, events, format, description, enabled, created, secret, previous)
+            in rows.decode((String, String, String, [String], String, String, Bool, Date, String, String?).self)
+        {
+            result.append(
+                Webhook(
+                    id: id, project: project, url: url, events: events, format: format, description: description,
+                    enabled: enabled, createTime: created, activeSecrets: [secret] + (previous.map { [$0] } ?? [])))
+        }
+        return result
+    }
+}

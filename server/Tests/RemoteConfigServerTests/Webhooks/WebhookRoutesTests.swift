@@ -1,0 +1,122 @@
+import Foundation
+import RemoteConfigTestSupport
+import Testing
+
+/// The webhook routes: admin only, the secret shown once, bad input refused naming the field.
+@Suite struct WebhookRoutesTests {
+    static let collection = WebhookFixture.collection
+
+    @Test func anAdminCreatesListsChangesAndDeletesAWebhookAndSeesTheSecretOnlyAtCreation() async throws {
+        try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.allowPrivate) {
+            app in
+            try await app.createProject(WebhookFixture.project)
+            let created = try await app.call(
+                .post, Self.collection,
+                json: ["url": "https://hooks.example.com/rc", "events": ["template.published"], "description": "CI"])
+            #expect(created.status == 201, "\(created.text)")
+            let name = try #require(created.json["name"] as? String)
+            #expect(name.hasPrefix("webhooks/"))
+            #expect((created.json["secret"] as? String)?.hasPrefix("whsec_") == true)
+            #expect(created.json["format"] as? String == "JSON")
+            #expect(created.json["enabled"] as? Bool == true)
+            #expect(created.json["events"] as? [String] == ["template.published"])
+            #expect(created.json["createTime"] is String)
+
+            let listed = try await app.call(.get, Self.collection)
+            let webhooks = try #require(listed.json["webhooks"] as? [[String: Any]])
+            #expect(webhooks.count == 1)
+            #expect(webhooks[0]["secret"] == nil)
+            #expect(!listed.text.contains("whsec_"))
+            let id = name.dropFirst("webhooks/".count)
+            let got = try await app.call(.get, "\(Self.collection)/\(id)")
+            #expect(got.status == 200)
+            #expect(got.json["secret"] == nil)
+
+            let patched = try await app.call(
+                .patch, "\(Self.collection)/\(id)", json: ["enabled": false, "format": "SLACK", "events": ["*"]])
+            #expect(patched.status == 200, "\(patched.text)")
+            #expect(patched.json["enabled"] as? Bool == false)
+            #expect(patched.json["format"] as? String == "SLACK")
+            #expect(patched.json["url"] as? String == "https://hooks.example.com/rc")
+            #expect(patched.json["secret"] == nil)
+
+            let rotated = try await app.call(.post, "\(Self.collection)/\(id):rotateSecret")
+            #expect(rotated.status == 200)
+            let secret = try #require(rotated.json["secret"] as? String)
+            #expect(secret.hasPrefix("whsec_") && secret != created.json["secret"] as? String)
+
+            #expect(try await app.call(.delete, "\(Self.collection)/\(id)").status == 200)
+            #expect(try await app.call(.get, "\(Self.collection)/\(id)").status == 404)
+            #expect(try await app.call(.delete, "\(Self.collection)/\(id)").status == 404)
+            #expect(try await app.call(.post, "\(Self.collection)/\(id):test").status == 404)
+        }
+    }
+
+    @Test func badInputIsA400NamingTheFieldAndCreatesNothing() async throws {
+        try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.allowPrivate) {
+            app in
+            try await app.createProject(WebhookFixture.project)
+            let cases: [([String: Any], String)] = [
+                (["events": ["*"]], "url"),
+                (["url": "ftp://hooks.example.com/rc", "events": ["*"]], "url"),
+                (["url": "not a url", "events": ["*"]], "url"),
+                (["url": "https://hooks.example.com/rc"], "events"),
+                (["url": "https://hooks.example.com/rc", "events": []], "events"),
+                (["url": "https://hooks.example.com/rc", "events": ["template.deleted"]], "events[0]"),
+                (["url": "https://hooks.example.com/rc", "events": "*"], "events"),
+                (["url": "https://hooks.example.com/rc", "events": ["*"], "format": "XML"], "format"),
+                (["url": "https://hooks.example.com/rc", "events": ["*"], "colour": "red"], "colour"),
+                (["url": "https://hooks.example.com/rc", "events": ["*"], "description": 3], "description"),
+            ]
+            for (body, field) in cases {
+                let reply = try await app.call(.post, Self.collection, json: body)
+                #expect(reply.status == 400, "\(body): \(reply.text)")
+                #expect(reply.errorStatus == "INVALID_ARGUMENT")
+                #expect(reply.errorFields == [field], "\(body): \(reply.text)")
+            }
+            let listed = try await app.call(.get, Self.collection)
+            #expect((listed.json["webhooks"] as? [Any])?.isEmpty == true)
+            #expect(try await app.call(.post, "/v1/projects/nope-app/webhooks", json: cases[0].0).status == 404)
+        }
+    }
+
+    @Test func onlyAnAdminReachesWebhooks() async throws {
+        try await TestApp.run { app in
+            try await app.createProject(WebhookFixture.project)
+            let editor = try await app.createKey(role: "editor", project: WebhookFixture.project)
+            let viewer = try await app.createKey(role: "viewer", project: WebhookFixture.project)
+            for token in [editor.secret, viewer.secret] {
+                #expect(try await app.call(.get, Self.collection, token: token).status == 403)
+                let created = try await app.call(
+                    .post, Self.collection, token: token,
+                    json: ["url": "https://hooks.example.com/rc", "events": ["*"]])
+                #expect(created.status == 403)
+            }
+            #expect(try await app.call(.get, Self.collection, token: nil).status == 401)
+        }
+    }
+
+    /// Without `--webhooks-allow-private`, destinations on this machine or a private network are refused.
+    @Test func withoutTheFlagLoopbackPrivateLinkLocalMulticastAndUnspecifiedURLsAreRefused() async throws {
+        try await TestApp.run { app in
+            try await app.createProject(WebhookFixture.project)
+            for url in [
+                "http://127.0.0.1:8080/hook", "http://localhost/hook", "http://10.1.2.3/hook", "http://192.168.0.10/",
+                "http://172.16.5.4/", "http://169.254.169.254/latest/meta-data", "http://224.0.0.1/",
+                "http://0.0.0.0/", "http://[::1]/hook", "http://[fe80::1]/", "http://[fd00::1]/",
+                "http://[::ffff:127.0.0.1]/",
+            ] {
+                let reply = try await app.call(.post, Self.collection, json: ["url": url, "events": ["*"]])
+                #expect(reply.status == 400, "\(url): \(reply.text)")
+                #expect(reply.errorFields == ["url"], "\(url)")
+            }
+            let publicURL = try await app.call(
+                .post, Self.collection, json: ["url": "https://hooks.example.com/rc", "events": ["*"]])
+            #expect(publicURL.status == 201)
+            let id = (publicURL.json["name"] as? String ?? "").dropFirst("webhooks/".count)
+            let patched = try await app.call(.patch, "\(Self.collection)/\(id)", json: ["url": "http://127.0.0.1/"])
+            #expect(patched.status == 400)
+            #expect(patched.errorFields == ["url"])
+        }
+    }
+}
