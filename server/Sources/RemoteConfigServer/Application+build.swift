@@ -272,7 +272,8 @@ public func buildApplication(
         WebhookDeliverer(
             store: environment.webhooks,
             payload: WebhookPayload(templates: environment.templates, publicURL: webhooks.publicURL),
-            client: WebhookHTTPClient(allowPrivate: webhooks.allowPrivate, timeout: webhooks.timeout),
+            client: OutboundHTTPClient(
+                allowPrivate: webhooks.allowPrivate, timeout: webhooks.timeout, userAgent: "remote-config-webhooks"),
             settings: webhooks, logger: logger))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()

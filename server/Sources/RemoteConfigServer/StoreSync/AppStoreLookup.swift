@@ -1,10 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
 import RemoteConfigCore
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The fields of an App Store lookup's `results[0]` that a store link may copy into parameters.
 enum StoreField: String, CaseIterable, Sendable {
@@ -55,6 +50,11 @@ enum StoreLookupError: Error, CustomStringConvertible, Equatable {
 
 /// Asks the App Store lookup API (`URL?id=<appStoreId>&country=<country>`) for an app's listing, in bounded
 /// time and size.
+///
+/// Through `OutboundHTTPClient`: a redirect is not followed (the 3xx itself is a failed sync: a lookup URL is
+/// configured, and a redirect's target was once published as `current_version`), and nothing is unpacked. The
+/// request asks for `Accept-Encoding: identity`; an answer compressed anyway is refused, and the size cap counts
+/// the bytes as they arrive, so a small gzip of a huge body costs at most the cap.
 struct AppStoreLookup: Sendable {
     /// Apple's lookup, the default of `--store-lookup-url`.
     static let appleURL = "https://itunes.apple.com/lookup"
@@ -64,47 +64,14 @@ struct AppStoreLookup: Sendable {
     let baseURL: URL
     /// The whole request, connecting included, ends within this.
     let timeout: Duration
-    /// Made on the first lookup: a server without store links never starts FoundationNetworking (libcurl).
-    private let sessionBox: LazySession
+    private let client: OutboundHTTPClient
 
     init(baseURL: URL, timeout: Duration) {
         self.baseURL = baseURL
         self.timeout = timeout
-        self.sessionBox = LazySession(timeout: timeout)
-    }
-
-    private var session: URLSession { sessionBox.session }
-
-    /// One URLSession per lookup, created when first needed, with the delegate that enforces the lookup's limits.
-    private final class LazySession: Sendable {
-        private let timeout: Duration
-        private let box = NIOLockedValueBox<URLSession?>(nil)
-        let transfer = StoreLookupTransfer(maximumBytes: AppStoreLookup.maximumBytes)
-
-        init(timeout: Duration) { self.timeout = timeout }
-
-        var session: URLSession {
-            box.withLockedValue { session in
-                if let session { return session }
-                let made = Self.make(timeout: timeout, delegate: transfer)
-                session = made
-                return made
-            }
-        }
-
-        static func make(timeout: Duration, delegate: StoreLookupTransfer) -> URLSession {
-            let configuration = URLSessionConfiguration.ephemeral
-            // The session's own timers are a backstop behind `fetch`'s deadline (which decides): a second later,
-            // and whole seconds, since on Linux a sub-second timer fires at once.
-            let seconds = (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18).rounded(
-                .up)
-            configuration.timeoutIntervalForRequest = seconds + 1
-            configuration.timeoutIntervalForResource = seconds + 1
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            configuration.urlCache = nil
-            configuration.httpCookieStorage = nil
-            return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        }
+        // The lookup URL is the operator's setting (a mirror or a proxy may be on a private network).
+        self.client = OutboundHTTPClient(
+            allowPrivate: true, timeout: timeout, answerLimit: Self.maximumBytes, userAgent: "remote-config-store-sync")
     }
 
     /// The lookup URL of one app in one storefront; other query items of the base URL are kept.
@@ -122,52 +89,21 @@ struct AppStoreLookup: Sendable {
         guard let url = url(appStoreId: appStoreId, country: country) else {
             throw .unreachable("cannot build a URL from \(baseURL)")
         }
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        // A compressed answer could unpack to far more than the cap before it is counted; Apple's is small.
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        request.setValue("remote-config-store-sync", forHTTPHeaderField: "User-Agent")
-        let (data, http) = try await fetch(request)
-        guard http.statusCode == 200 else { throw .httpStatus(http.statusCode) }
-        guard data.count <= Self.maximumBytes else { throw .tooLarge(Self.maximumBytes) }
-        return try Self.parse(data, appStoreId: appStoreId, country: country)
-    }
-
-    /// The request, given up at `timeout` whatever the session's own timers do (they measure idleness).
-    private func fetch(_ request: URLRequest) async throws(StoreLookupError) -> (Data, HTTPURLResponse) {
-        let session = self.session
-        let transfer = sessionBox.transfer
-        let limit = timeout
-        let outcome: Result<(Data, HTTPURLResponse), StoreLookupError> = await withTaskGroup(
-            of: Result<(Data, HTTPURLResponse), StoreLookupError>?.self
-        ) { group in
-            group.addTask {
-                do {
-                    return .success(try await transfer.run(session.dataTask(with: request)))
-                } catch let error as StoreLookupError {
-                    return .failure(error)
-                } catch let error as URLError where error.code == .timedOut {
-                    return .failure(.timedOut(limit))
-                } catch {
-                    return .failure(.unreachable(Self.describe(error)))
-                }
-            }
-            group.addTask {
-                // nil when cancelled: the other task decides.
-                guard (try? await Task.sleep(for: limit)) != nil else { return nil }
-                return .failure(.timedOut(limit))
-            }
-            var first: Result<(Data, HTTPURLResponse), StoreLookupError>?
-            while first == nil, let next = await group.next() { first = next }
-            group.cancelAll()
-            return first ?? .failure(.unreachable("cancelled"))
+        let answer: OutboundHTTPClient.Answer
+        do {
+            answer = try await client.send(
+                .GET, url.absoluteString, headers: [("Accept", "application/json"), ("Accept-Encoding", "identity")])
+        } catch let failure as OutboundHTTPClient.Failure {
+            throw failure.timedOut ? .timedOut(timeout) : .unreachable(failure.description)
+        } catch {
+            throw .unreachable("\(error)")
         }
-        return try outcome.get()
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? URLError { return "\(error.localizedDescription) (URLError \(error.code.rawValue))" }
-        return "\(error)"
+        if (300..<400).contains(answer.status) { throw .redirected(answer.status) }
+        let encoding = (answer.headers.first(name: "Content-Encoding") ?? "").trimmingCharacters(in: .whitespaces)
+        guard encoding.isEmpty || encoding.lowercased() == "identity" else { throw .compressed }
+        guard answer.status == 200 else { throw .httpStatus(answer.status) }
+        guard !answer.cut else { throw .tooLarge(Self.maximumBytes) }
+        return try Self.parse(Data(answer.body), appStoreId: appStoreId, country: country)
     }
 
     /// Reads Apple's answer, `{"resultCount": 1, "results": [{"version": …, "trackViewUrl": …, …}]}`: the first

@@ -8,7 +8,7 @@ import ServiceLifecycle
 struct WebhookDeliverer: Service {
     let store: WebhookStore
     let payload: WebhookPayload
-    let client: WebhookHTTPClient
+    let client: OutboundHTTPClient
     let settings: WebhookSettings
     let logger: Logger
 

@@ -5,28 +5,49 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// A deliberately small HTTP/1.1 client for webhook deliveries, on the NIO the server already runs.
+/// A deliberately small HTTP/1.1 client for the server's own calls out: webhook deliveries and the App Store
+/// lookup, on the NIO the server already runs.
 ///
-/// Small on purpose: one POST per connection, the resolved address checked before connecting (and then
-/// connected to, so a name cannot resolve to another address in between), no redirects, at most `answerLimit`
-/// bytes of the answer read, one deadline for the whole exchange. A general client would need each of these
-/// turned off or bolted on, and adds build time.
-struct WebhookHTTPClient: Sendable {
+/// Small on purpose: one request per connection, the resolved address checked before connecting (and then
+/// connected to, so a name cannot resolve to another address in between), no redirects, no decompression (a
+/// body is counted as the bytes that arrive, so a small gzip of a huge body is never unpacked), at most
+/// `answerLimit` bytes of the answer read, one deadline for the whole exchange. A general client would need each
+/// of these turned off or bolted on, and adds build time.
+struct OutboundHTTPClient: Sendable {
     /// Whether loopback, private, link-local, multicast and unspecified destinations are allowed.
     let allowPrivate: Bool
     var timeout: Duration = .seconds(10)
     var answerLimit = 64 * 1024
+    var userAgent = "remote-config"
 
-    /// Why an attempt got no 2xx answer to read.
+    /// What came back: the status, the head, and at most `answerLimit` bytes of the body.
+    struct Answer: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: [UInt8]
+        /// The body went on past `answerLimit`; the rest was not read.
+        let cut: Bool
+    }
+
+    /// Why a request got no answer to read.
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// No answer within `timeout`.
+        var timedOut = false
     }
 
     /// POSTs `body` to `url` and returns the answer's status.
     func post(_ url: String, headers: [(String, String)], body: [UInt8]) async throws -> Int {
+        try await send(.POST, url, headers: [("Content-Type", "application/json")] + headers, body: body).status
+    }
+
+    /// Sends one request and reads its answer, within `timeout` in all.
+    func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: [UInt8]? = nil) async throws
+        -> Answer
+    {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = WebhookDestination.hostName(parsed)
-        else { throw Failure(description: "the webhook's url is not an http(s) URL") }
+        else { throw Failure(description: "\(url) is not an http(s) URL") }
         let port = parsed.port ?? (scheme == "https" ? 443 : 80)
         let address: SocketAddress
         do {
@@ -46,7 +67,7 @@ struct WebhookHTTPClient: Sendable {
         let limit = answerLimit
         let group = MultiThreadedEventLoopGroup.singleton
         let eventLoop = group.next()
-        let answer = eventLoop.makePromise(of: Int.self)
+        let answer = eventLoop.makePromise(of: Answer.self)
         let parts = timeout.components
         let deadlineAmount = TimeAmount.nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
         let bootstrap = ClientBootstrap(group: eventLoop)
@@ -61,8 +82,9 @@ struct WebhookHTTPClient: Sendable {
                     try channel.pipeline.syncOperations.addHandler(AnswerReader(answer: answer, limit: limit))
                 }
             }
+        let timeout = self.timeout
         let deadline = eventLoop.scheduleTask(in: deadlineAmount) {
-            answer.fail(Failure(description: "no answer within \(timeout)"))
+            answer.fail(Failure(description: "no answer within \(timeout)", timedOut: true))
         }
         defer { deadline.cancel() }
         let channel: Channel
@@ -72,25 +94,19 @@ struct WebhookHTTPClient: Sendable {
             answer.fail(error)
             throw Failure(description: "could not connect to \(host):\(port): \(error)")
         }
-        var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: path)
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
         head.headers.add(name: "Host", value: parsed.port.map { "\(host):\($0)" } ?? host)
-        head.headers.add(name: "User-Agent", value: "remote-config-webhooks")
-        head.headers.add(name: "Content-Type", value: "application/json")
-        head.headers.add(name: "Content-Length", value: String(body.count))
+        head.headers.add(name: "User-Agent", value: userAgent)
+        if let body { head.headers.add(name: "Content-Length", value: String(body.count)) }
         head.headers.add(name: "Connection", value: "close")
         for (name, value) in headers { head.headers.add(name: name, value: value) }
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+        if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         do {
-            // A server shutting down stops waiting at once; the lease lets another server send it again.
-            let status = try await withTaskCancellationHandler {
-                try await answer.futureResult.get()
-            } onCancel: {
-                answer.fail(Failure(description: "the server stopped before an answer"))
-            }
+            let answer = try await answer.futureResult.get()
             channel.close(promise: nil)
-            return status
+            return answer
         } catch {
             channel.close(promise: nil)
             if let failure = error as? Failure { throw failure }
@@ -100,7 +116,7 @@ struct WebhookHTTPClient: Sendable {
 
     private static let tls = NIOLockedValueBox<NIOSSLContext?>(nil)
 
-    /// One TLS context for every delivery: the system's trust roots, certificate and host name checked.
+    /// One TLS context for every call: the system's trust roots, certificate and host name checked.
     static func tlsContext() throws -> NIOSSLContext {
         try tls.withLockedValue { context in
             if let context { return context }
@@ -111,48 +127,59 @@ struct WebhookHTTPClient: Sendable {
     }
 }
 
-/// Reads an answer's status and at most `limit` bytes of its body, then completes `answer`.
+/// Reads an answer's head and at most `limit` bytes of its body, then completes `answer`.
 private final class AnswerReader: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
 
-    let answer: EventLoopPromise<Int>
+    let answer: EventLoopPromise<OutboundHTTPClient.Answer>
     let limit: Int
-    var status: Int?
-    var read = 0
+    var head: HTTPResponseHead?
+    var body: [UInt8] = []
+    var done = false
 
-    init(answer: EventLoopPromise<Int>, limit: Int) {
+    init(answer: EventLoopPromise<OutboundHTTPClient.Answer>, limit: Int) {
         self.answer = answer
         self.limit = limit
     }
 
+    private func finish(cut: Bool) {
+        guard !done, let head else { return }
+        done = true
+        answer.succeed(.init(status: Int(head.status.code), headers: head.headers, body: body, cut: cut))
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head):
+        case .head(let received):
             // 1xx are interim answers: the final one follows.
-            if head.status.code >= 200 { status = Int(head.status.code) }
-        case .body(let buffer):
-            read += buffer.readableBytes
-            if read >= limit, let status {
+            if received.status.code >= 200 { head = received }
+        case .body(var buffer):
+            guard !done, head != nil else { return }
+            let room = limit - body.count
+            if buffer.readableBytes > room {
+                body += buffer.readBytes(length: room) ?? []
                 // Enough: the rest of a large answer is not read.
-                answer.succeed(status)
+                finish(cut: true)
                 context.close(promise: nil)
+            } else {
+                body += buffer.readBytes(length: buffer.readableBytes) ?? []
             }
         case .end:
-            if let status { answer.succeed(status) }
+            finish(cut: false)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let status {
-            answer.succeed(status)
+        if head != nil {
+            finish(cut: false)
         } else {
-            answer.fail(WebhookHTTPClient.Failure(description: "the connection closed before an answer"))
+            answer.fail(OutboundHTTPClient.Failure(description: "the connection closed before an answer"))
         }
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        answer.fail(WebhookHTTPClient.Failure(description: "\(error)"))
+        answer.fail(OutboundHTTPClient.Failure(description: "\(error)"))
         context.close(promise: nil)
     }
 }
