@@ -147,4 +147,21 @@ struct InsightsCoreTests {
         #expect(other.entries.count == 100)
         #expect(other.entries[.min] == "newest")
     }
+    @Test("An emptied sample refills only with instances that can still be among the smallest")
+    func emptiedKeepsTheThreshold() {
+        var sample = BottomKSample<String>(capacity: 100)
+        let hashes = Self.hashes(10_000, seed: 7).map(InstanceHash.sampleKey)
+        for key in hashes { sample.offer(key: key, context: "seen") }
+        sample.trim()
+        // The next interval: the same fleet fetches again, and a new one arrives.
+        var next = sample.emptied()
+        for key in hashes + Self.hashes(10_000, seed: 8).map(InstanceHash.sampleKey) {
+            next.offer(key: key, context: "again")
+        }
+        // Nothing above the first interval's 100th smallest was held; the union's smallest are all there.
+        #expect(next.entries.count <= 200)
+        next.trim()
+        let union = Set((hashes + Self.hashes(10_000, seed: 8).map(InstanceHash.sampleKey)).sorted().prefix(100))
+        #expect(Set(next.entries.keys) == union)
+    }
 }

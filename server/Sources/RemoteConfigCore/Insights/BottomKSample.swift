@@ -34,6 +34,15 @@ public struct BottomKSample<Context: Sendable>: Sendable {
         entries = smaller
     }
 
+    /// The same sample with no instances, keeping what it learned: a key above its threshold has `capacity`
+    /// smaller ones already seen, so it can never be among the smallest and stays out. What a counter starts
+    /// each interval with, so a sample refills only with the instances that can still be in it.
+    public func emptied() -> BottomKSample<Context> {
+        var empty = BottomKSample(capacity: capacity)
+        empty.threshold = threshold
+        return empty
+    }
+
     /// Adds `other`'s instances (its contexts win for instances both hold: call with the newer one).
     public mutating func merge(_ other: BottomKSample<Context>) {
         for (key, context) in other.entries { offer(key: key, context: context) }

@@ -68,7 +68,9 @@ final class InsightsRecorder: Sendable {
         var batch = InsightsBatch()
         for shard in shards.withLockedValue({ $0 }) {
             let state = shard.state.withLockedValue { state in
-                defer { state = Shard.State() }
+                // Each sample keeps its threshold: after the first interval, only the few instances that can
+                // still be among a project's smallest are held between flushes, not a sample's worth again.
+                defer { state = Shard.State(samples: state.samples.mapValues { $0.emptied() }) }
                 return state
             }
             var part = InsightsBatch()
