@@ -34,7 +34,11 @@ def main():
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     streams_wanted = min(options.streams, wanted // 2 - 128)
 
-    server, base, data_dir = start_server(options.binary, "rc-soak-")
+    # Insights count every fetch, and their flush runs every 5 s so the soak drives it under load many times.
+    # Each project's impact sample is a bounded warm-up (up to --insights-sample-size contexts per thread until
+    # the first flush); a smaller one fills within the run's first sixth, so growth after it means a leak.
+    server, base, data_dir = start_server(
+        options.binary, "rc-soak-", ["--insights-flush-interval", "5", "--insights-sample-size", "1000"])
     port = int(base.rsplit(":", 1)[1])
     admin = {"Authorization": f"Bearer {TOKEN}"}
     publish_headers = dict(admin, **{"If-Match": "*"})
