@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RemoteConfigCore
 
 /// Change requests in PostgreSQL. Every action locks the project row first (as every publish does), so
 /// actions on one project's requests, and its publishes, happen one after another and never deadlock.
@@ -294,7 +295,8 @@ public struct ChangeRequestStore: Sendable {
         }
     }
 
+    /// Gregorian at every date, as the routes answer it (Foundation's formatters are Julian before 1582-10-15).
     static func timestamp(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+        RFC3339.format(date)
     }
 }

@@ -35,6 +35,11 @@ import Testing
                     ["description": "again", "template": TemplateFixtures.forceUpdate(), "publishTime": expected])
                 #expect(again.json["publishTime"] as? String == expected, "\(expected): \(again.text)")
             }
+            // The audit log says the same times.
+            let audit = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=100")
+            for (given, expected) in cases {
+                #expect(audit.text.contains(expected), "\(given): the audit log lacks \(expected)")
+            }
         }
     }
 
