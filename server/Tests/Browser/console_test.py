@@ -649,30 +649,6 @@ def fleet(prefix, n, platform, version):
     return [{"appInstanceId": f"{prefix}-{i}", "platform": platform, "appVersion": version} for i in range(n)]
 
 
-# What the insights routes answer, in API.md's shapes, for drawing the Insights page without collection.
-FAKE_INSIGHTS = """
-const real = window.fetch;
-const days = [...Array(7).keys()].map((i) => new Date(Date.UTC(2026, 10, 19 + i)).toISOString());
-const answers = {
-  "/insights/versions": {enabled: true, platforms: [
-    {platform: "IOS", activeInstances: 41230, answers: 180322, versions: [
-      {version: "2.3.0", activeInstances: 30211, share: 0.7327, answers: 131200},
-      {version: "2.2.1", activeInstances: 9000, share: 0.2183, answers: 40000}]},
-    {platform: "ANDROID", activeInstances: 12000, answers: 50000, versions: []}]},
-  "/insights/timeline": {enabled: true, buckets: days.map((start, i) => ({start, activeInstances: 12000,
-    versions: {"2.3.0": 1000 + i * 4000, "2.2.1": 9000 - i * 1200, "2.1.0": 2000 - i * 250, "1.1.4": 400 - i * 50}}))},
-  "/insights/parameters": {enabled: true, answers: 180322, parameters: {
-    require_force_update: {sources: [{source: "CONDITION", condition: "ios_old", answers: 9110, share: 0.0505},
-                                     {source: "DEFAULT", answers: 171212, share: 0.9495}]}},
-    conditions: {ios_old: {matched: 9110, share: 0.0505}}},
-};
-window.fetch = (url, options) => {
-  const path = String(url).split("?")[0];
-  const key = Object.keys(answers).find((suffix) => path.endsWith(suffix));
-  if (!key) return real(url, options);
-  return Promise.resolve(new Response(JSON.stringify(answers[key]), {status: 200, headers: {"Content-Type": "application/json"}}));
-};
-"""
 
 
 def test_impact_before_approving_and_publishing(browser, base):
@@ -703,19 +679,6 @@ def test_impact_before_approving_and_publishing(browser, base):
     assert "welcome_text" in browser.text("#impact-changes")
     browser.shot("publish-dialog-impact")
     browser.click("dialog .buttons button")
-    # The Insights page: adoption drawn as a chart, and the parameters' value shares.
-    browser.go("#/projects/impact-app/insights")
-    browser.find("#main .message")
-    assert "does not count fleet insights" in browser.text("#main") or browser.visible("#adoption-chart")
-    browser.driver.execute_script(FAKE_INSIGHTS)
-    browser.go("#/projects/impact-app/history")
-    browser.find("#main")
-    browser.go("#/projects/impact-app/insights")
-    browser.find("#adoption-chart polyline")
-    assert len(browser.driver.find_elements(By.CSS_SELECTOR, "#adoption-chart polyline")) == 4
-    assert "2.3.0" in browser.text("#adoption-legend")
-    assert "condition ios_old" in browser.text("#parameter-shares")
-    browser.shot("insights", show="#insights-adoption")
 
 
 def test_insights_page_counts_real_fetches(browser, base):
