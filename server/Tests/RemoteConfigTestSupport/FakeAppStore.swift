@@ -52,25 +52,13 @@ public final class FakeAppStore: Sendable {
 
     /// Runs `body` with a store listening on loopback, and stops it afterwards.
     public static func run<T: Sendable>(_ body: (FakeAppStore) async throws -> T) async throws -> T {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let box = NIOLockedValueBox<FakeAppStore?>(nil)
         let router = Router()
         router.get("/lookup") { request, _ -> Response in
             guard let store = box.withLockedValue({ $0 }) else { return Response(status: .serviceUnavailable) }
             return try await store.respond(request)
         }
-        var logger = Logger(label: "fake-app-store")
-        // Stopping with requests in flight (a hanging answer) logs errors that say nothing about the test.
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            }, logger: logger)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
+        let (port, task) = try await startLoopbackRouter(router, label: "fake-app-store")
         let store = FakeAppStore(url: "http://127.0.0.1:\(port)/lookup", task: task)
         box.withLockedValue { $0 = store }
         do {

@@ -38,7 +38,6 @@ public final class WebhookReceiver: Sendable {
 
     /// Runs `body` with a receiver listening on loopback, and stops it afterwards.
     public static func run<T: Sendable>(_ body: (WebhookReceiver) async throws -> T) async throws -> T {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let box = NIOLockedValueBox<WebhookReceiver?>(nil)
         let router = Router()
         router.post("/hook") { request, context -> Response in
@@ -49,17 +48,7 @@ public final class WebhookReceiver: Sendable {
             return try await receiver.respond(
                 Received(path: request.uri.path, headers: headers, body: Data(buffer: buffer)))
         }
-        var logger = Logger(label: "webhook-receiver")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            }, logger: logger)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
+        let (port, task) = try await startLoopbackRouter(router, label: "webhook-receiver")
         let receiver = WebhookReceiver(url: "http://127.0.0.1:\(port)/hook", task: task)
         box.withLockedValue { $0 = receiver }
         defer { task.cancel() }
