@@ -46,6 +46,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The admin API's request and response bodies as Codable types, shared by the server, the command line's
+        // admin client and the tests. Template payloads stay `JSONValue` (Core), where key order and exact numbers matter.
+        .target(
+            name: "RemoteConfigAPI",
+            dependencies: ["RemoteConfigCore"],
+            swiftSettings: strict
+        ),
         // PostgreSQL: migrations, stores, embedded cluster, notifications.
         .target(
             name: "RemoteConfigStore",
@@ -68,6 +75,7 @@ let package = Package(
         .target(
             name: "RemoteConfigServer",
             dependencies: [
+                "RemoteConfigAPI",
                 "RemoteConfigCore",
                 "RemoteConfigStore",
                 "CZlib",
@@ -96,12 +104,13 @@ let package = Package(
         // The admin client: the admin API over Foundation's URLSession, for the command line (no server code).
         .target(
             name: "RemoteConfigAdminClient",
-            dependencies: ["RemoteConfigCore"],
+            dependencies: ["RemoteConfigAPI", "RemoteConfigCore"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "remote-config",
             dependencies: [
+                "RemoteConfigAPI",
                 "RemoteConfigServer",
                 "RemoteConfigStore",
                 "RemoteConfigAdminClient",
@@ -121,6 +130,7 @@ let package = Package(
         .target(
             name: "RemoteConfigTestSupport",
             dependencies: [
+                "RemoteConfigAPI",
                 "RemoteConfigCore",
                 "RemoteConfigStore",
                 "RemoteConfigServer",
@@ -154,6 +164,7 @@ let package = Package(
         .testTarget(
             name: "RemoteConfigServerTests",
             dependencies: [
+                "RemoteConfigAPI",
                 "RemoteConfigServer",
                 "RemoteConfigStore",
                 "RemoteConfigCore",
