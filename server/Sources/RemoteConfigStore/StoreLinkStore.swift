@@ -198,17 +198,25 @@ public struct StoreLinkStore: Sendable {
         }
     }
 
-    /// Records a failed sync and lets go of the link; it is due again after `retryAfter`.
-    public func failed(_ claim: StoreLinkClaim, error: String, retryAfter: Duration) async throws -> StoreLink {
+    /// Records a failed sync and lets go of the link; it is due again after `retryAfter`. In the same
+    /// transaction it records `storeSync.failed` for the project's webhooks, so every failed attempt reaches them
+    /// once (the backoff keeps that to a few a day while a store stays down).
+    public func failed(_ claim: StoreLinkClaim, error: String, retryAfter: Duration, actor: AuditActor) async throws
+        -> StoreLink
+    {
         let seconds = Self.seconds(retryAfter)
-        return try await finish {
-            try await $0.query(
+        let logger = database.logger
+        return try await database.transaction { connection in
+            let rows = try await connection.query(
                 """
                 UPDATE store_links SET last_sync_time = now(), last_error = \(error), failures = failures + 1,
                     next_sync_at = now() + make_interval(secs => \(seconds)), claim_token = NULL, claimed_until = NULL
                 WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
                 RETURNING \(unescaped: Self.columns)
-                """)
+                """, logger: logger)
+            guard let link = try await Self.decode(rows).first else { throw StoreLinkError.claimLost }
+            try await WebhookEvents.storeSyncFailed(link, on: connection, actor: actor, logger: logger)
+            return link
         }
     }
 

@@ -154,7 +154,7 @@ struct StoreSync: Sendable {
             let delay = Self.retryDelay(failures: failures, interval: settings.intervalSeconds)
             logger.warning(
                 "store sync of \(project) failed (\(failures) in a row, next attempt in \(delay)): \(message)")
-            let link = try await links.failed(claim, error: message, retryAfter: delay)
+            let link = try await links.failed(claim, error: message, retryAfter: delay, actor: actor)
             return StoreSyncResult(link: link, outcome: .failed(message))
         }
     }
