@@ -56,6 +56,10 @@ import Testing
                         .post, WebhookFixture.collection,
                         json: ["url": receiver.url, "events": ["template.published", "storeSync.failed"]])
                     #expect(created.status == 201, "\(created.text)")
+                    let slack = try await app.call(
+                        .post, WebhookFixture.collection,
+                        json: ["url": receiver.url, "events": ["storeSync.failed"], "format": "SLACK"])
+                    #expect(slack.status == 201, "\(slack.text)")
                     #expect(
                         try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link()).status == 200)
 
@@ -65,8 +69,13 @@ import Testing
                     let failed = try await app.call(.post, StoreSyncFixture.run)
                     #expect(failed.json["result"] as? String == "FAILED", "\(failed.text)")
 
-                    let received = try await receiver.waitFor(2)
+                    let all = try await receiver.waitFor(3)
+                    let received = all.filter { $0.json["type"] != nil }
                     #expect(received.map { $0.json["type"] as? String } == ["template.published", "storeSync.failed"])
+                    let text = all.compactMap { $0.json["text"] as? String }.first ?? ""
+                    #expect(
+                        text.hasPrefix("shop-app: store sync failed (1 in a row, next attempt at ")
+                            && text.contains("HTTP 503"), "\(text)")
                     let publishedFacts = received.first?.json["data"] as? [String: Any]
                     #expect(publishedFacts?["updateOrigin"] as? String == "STORE_SYNC")
                     let failure = received.last?.json["data"] as? [String: Any]
