@@ -54,12 +54,21 @@ enum ClientRoute: Sendable, Equatable {
         }
     }
 
-    /// The request path, for the access log.
-    var requestPath: String {
+    /// Records the access-log line of this call, its path written from parts (no string built per call).
+    func record(in accessLog: AccessLog, status: Int, duration: Duration, requestID: String) {
         switch self {
-        case .fetch(let project): "/v1/projects/\(project)/remoteConfig:fetch"
-        case .ofrepFlags: "/ofrep/v1/evaluate/flags"
-        case .ofrepFlag(let key): "/ofrep/v1/evaluate/flags/\(key)"
+        case .fetch(let project):
+            accessLog.record(
+                method: "POST", prefix: "/v1/projects/", project, suffix: "/remoteConfig:fetch", status: status,
+                duration: duration, requestID: requestID)
+        case .ofrepFlags:
+            accessLog.record(
+                method: "POST", prefix: "/ofrep/v1/evaluate/flags", status: status, duration: duration,
+                requestID: requestID)
+        case .ofrepFlag(let key):
+            accessLog.record(
+                method: "POST", prefix: "/ofrep/v1/evaluate/flags/", key, status: status, duration: duration,
+                requestID: requestID)
         }
     }
 }

@@ -12,6 +12,7 @@ struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let routes: RouteTable
     let metrics: ServerMetrics
+    let accessLog: AccessLog
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -34,11 +35,9 @@ struct ErrorMiddleware: RouterMiddleware {
         metrics.request(
             route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: status,
             duration: duration)
-        let elapsed = duration.components
-        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
-        context.logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code)",
-            metadata: ["duration_ms": "\(String(format: "%.2f", milliseconds))"])
+        accessLog.record(
+            method: request.method.rawValue, path: request.uri.path, status: status, duration: duration,
+            requestID: requestID)
         return response
     }
 
