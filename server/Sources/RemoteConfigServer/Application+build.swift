@@ -95,7 +95,7 @@ public struct AppEnvironment: Sendable {
         self.fetch = FetchEndpoint(
             published: published, clientKeys: clientKeys, metrics: metrics,
             rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, heavyWork: heavyWork, cors: cors,
-            insights: insightsRecorder)
+            insights: insightsRecorder, logger: logger)
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.
@@ -135,8 +135,12 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     let router = Router(context: AppRequestContext.self, options: [.autoGenerateHeadEndpoints])
     // Outermost, so that error answers to an allowed origin carry its CORS headers too.
     router.add(middleware: CORSMiddleware(policy: environment.cors))
-    router.add(
-        middleware: ErrorMiddleware(routes: table, metrics: environment.metrics, accessLog: environment.accessLog))
+    // Then, each on its own: the request id, the access-log line and the metrics of the answer the one error
+    // mapping (innermost) gives.
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: AccessLogMiddleware(accessLog: environment.accessLog))
+    router.add(middleware: MetricsMiddleware(metrics: environment.metrics))
+    router.add(middleware: ErrorMiddleware(routes: table, metrics: environment.metrics))
     let routes = Routes(router: router, table: table)
     let auth = Authenticator(keys: environment.keys)
     OpsController(

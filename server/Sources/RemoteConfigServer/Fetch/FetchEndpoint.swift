@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import NIOCore
 import RemoteConfigCore
 import RemoteConfigStore
@@ -141,12 +142,16 @@ final class FetchEndpoint: Sendable {
     let cors: CORSPolicy
     /// Counts every answer for insights, in memory (see `InsightsRecorder`).
     let insights: InsightsRecorder
+    /// Where errors an operator must see are logged (`APIError(mapping:)`).
+    let logger: Logger
 
     init(
         published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?,
         heavyWork: HeavyWork, cors: CORSPolicy = .none,
-        insights: InsightsRecorder = InsightsRecorder(enabled: false, sampleSize: 0)
+        insights: InsightsRecorder = InsightsRecorder(enabled: false, sampleSize: 0),
+        logger: Logger = Logger(label: "remote-config")
     ) {
+        self.logger = logger
         self.published = published
         self.clientKeys = clientKeys
         self.metrics = metrics
@@ -190,17 +195,10 @@ final class FetchEndpoint: Sendable {
             if case .evaluateOffLoop(let work) = step {
                 step = .done(try await heavyWork.run(work))
             }
-        } catch let error as APIError {
-            step = .done(Self.reply(error, route: call.route))
-        } catch is CancellationError {
-            // The client left before its answer was ready: nothing to send; nginx's 499 for the log.
-            step = .done(FetchReply(status: .init(code: 499, reasonPhrase: "Client Closed Request")))
-        } catch let error as StoreError {
-            // Mapped as every route maps it (503, or 504 for a slow call); no internal detail in the answer.
-            if case .unavailable = error { metrics.databaseError() }
-            step = .done(Self.reply(APIError(error), route: call.route))
         } catch {
-            step = .done(Self.reply(.unavailable("the server is shutting down; retry shortly"), route: call.route))
+            // Mapped as every route maps errors: a client that left gets nginx's 499 for the log (and nothing
+            // sent), the database down 503, an error nobody expected 500.
+            step = .done(Self.reply(APIError(mapping: error, logger: logger, metrics: metrics), route: call.route))
         }
         guard case .done(let reply) = step else { preconditionFailure("every step ends in a reply") }
         return reply
@@ -221,10 +219,8 @@ final class FetchEndpoint: Sendable {
             case .unknown: throw APIError.unauthenticated("the client key is not valid or was revoked")
             case .notCached: return .lookUpKey(secret: secret)
             }
-        } catch let error as APIError {
-            return .done(Self.reply(error, route: call.route))
         } catch {
-            return .done(Self.reply(APIError(.internalServerError, "internal error"), route: call.route))
+            return .done(Self.reply(APIError(mapping: error, logger: logger, metrics: metrics), route: call.route))
         }
     }
 
