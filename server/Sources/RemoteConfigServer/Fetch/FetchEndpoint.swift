@@ -253,11 +253,7 @@ final class FetchEndpoint: Sendable {
             return ofrepStep(evaluation, answers: published.entry(project)?.ofrep ?? .nothingPublished, now: now)
         }
         let answers = published.entry(project)?.answers
-        // Every answer is counted here, where it is decided, whichever way it was found.
-        if let remembered = answers?.rememberedCall(body: call.body, now: now) {
-            insights.record(project: project, caller: remembered.caller, now: now, tally: remembered.answer.tally)
-            return .done(reply(remembered.answer, call))
-        }
+        // Every answer is counted here, where it is decided.
         if call.body.readableBytes > Self.inlineBodyLimit {
             // Reading a long body takes long enough to matter to every other connection of this event loop.
             return .evaluateOffLoop { [self] in
@@ -277,23 +273,18 @@ final class FetchEndpoint: Sendable {
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                answers.remember(body: call.body, answer: answer, caller: caller, now: now)
                 insights.record(project: project, caller: caller, now: now, tally: answer.tally)
                 return reply(answer, call)
             }
         }
         let answer = answers.answer(for: context)
-        answers.remember(body: call.body, answer: answer, caller: caller, now: now)
         insights.record(project: project, caller: caller, now: now, tally: answer.tally)
         return .done(reply(answer, call))
     }
 
-    /// An OFREP evaluation from the remembered evaluations of the caller's template.
+    /// An OFREP evaluation from the evaluations of the caller's template.
     private func ofrepStep(_ evaluation: OFREPEvaluation, answers: OFREPAnswers, now: Date) -> Step {
-        if let remembered = answers.rememberedCall(body: evaluation.call.body, now: now) {
-            if let caller = remembered.caller { count(evaluation, remembered.answer, answers, caller, now) }
-            return .done(evaluation.reply(remembered.answer, answers: answers))
-        }
+        if let empty = answers.nothingPublishedAnswer { return .done(evaluation.reply(empty, answers: answers)) }
         if evaluation.call.body.readableBytes > Self.inlineBodyLimit {
             return .evaluateOffLoop {
                 do throws(OFREPFailure) {
@@ -310,18 +301,15 @@ final class FetchEndpoint: Sendable {
         } catch {
             return .done(evaluation.reply(error))
         }
-        let body = evaluation.call.body
         let caller = InsightCaller(context, counting: insights.enabled)
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                answers.remember(body: body, answer: answer, caller: caller, now: now)
                 count(evaluation, answer, answers, caller, now)
                 return evaluation.reply(answer, answers: answers)
             }
         }
         let answer = answers.answer(for: context)
-        answers.remember(body: body, answer: answer, caller: caller, now: now)
         count(evaluation, answer, answers, caller, now)
         return .done(evaluation.reply(answer, answers: answers))
     }
