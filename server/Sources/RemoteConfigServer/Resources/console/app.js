@@ -15,6 +15,7 @@ import { auditView } from "./view-audit.js";
 import { changesView, changeRequestsAvailable } from "./view-changes.js";
 import { storeSyncView } from "./view-store-sync.js";
 import { insightsView } from "./view-insights.js";
+import { rolloutsView } from "./view-rollouts.js";
 import { webhooksView } from "./view-webhooks.js";
 
 const projectTabs = [
@@ -23,6 +24,7 @@ const projectTabs = [
   ["history", "History", historyView],
   ["preview", "Preview", previewView],
   ["insights", "Insights", insightsView],
+  ["rollouts", "Rollouts", rolloutsView],
   ["audit", "Audit log", auditView],
   // The publish workflow: its own module (view-changes.js).
   ["changes", "Change requests", changesView],
