@@ -4,9 +4,10 @@
     server/Tests/Browser/console_test.py [--binary PATH] [--screenshots DIR] [-k NAME]
 
 Starts `remote-config serve` (default: server/.build/debug/remote-config) on a free loopback port with an
-embedded PostgreSQL and the App Store lookup pointed at a local stand-in, runs each test in a fresh browser, saves screenshots of each at 1280x800 and 390x844
+embedded PostgreSQL, the App Store lookup pointed at a local stand-in and webhooks allowed to loopback
+receivers (--webhooks-allow-private), runs each test in a fresh browser, saves screenshots of each at 1280x800 and 390x844
 (default: server/.build/console-screenshots), and ends with the line "N passed, M failed" (exit 1 on any
-failure). scripts/test runs it after installing Chromium, chromedriver and Selenium (scripts/ensure-browser.sh).
+failure; a test that cannot run against this server says so and counts as skipped). scripts/test runs it after installing Chromium, chromedriver and Selenium (scripts/ensure-browser.sh).
 """
 import argparse, http.server, json, os, shutil, sys, threading, time, traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
