@@ -742,6 +742,14 @@ def row_state(browser, row):
         "const r = document.querySelector(arguments[0]); return r ? [r.dataset.state, r.querySelector('.attempts').textContent] : [null, null]", row))
 
 
+def reopen(browser, project, tab, gone):
+    """Leaves for the Parameters tab and comes back, so the page reads everything again; waits until the old
+    page (`gone`, CSS) is replaced, so nothing found afterwards belongs to it."""
+    browser.go(f"#/projects/{project}/parameters")
+    browser.wait(lambda: browser.absent(gone), message=f"{gone} stayed")
+    browser.go(f"#/projects/{project}/{tab}")
+
+
 def test_webhooks_page(browser, base):
     """An admin adds a webhook to a real loopback receiver, copies its secret (shown once), pings it, sees the
     ping DELIVERED, redelivers it, sees a failing one retried, disables, rotates and deletes."""
@@ -769,7 +777,8 @@ def test_webhooks_page(browser, base):
         assert browser.absent("#webhook-url-error")
         # All events, JSON, a description: created; the secret is shown once, focused, with a copy button.
         browser.click("#webhook-event-all")
-        assert not browser.find("#webhook-event-ping").is_enabled()
+        ping_box = browser.find("#webhook-event-ping")
+        assert not ping_box.is_enabled() and ping_box.is_selected()
         browser.type("#webhook-description", "CI receiver")
         browser.click("#create-webhook-button")
         secret = browser.find("#webhook-secret").get_attribute("value")
@@ -786,8 +795,7 @@ def test_webhooks_page(browser, base):
         assert "all events" in browser.text(f"{card} .webhook-events") and "CI receiver" in browser.text(card)
         browser.wait_text(f"{card} .empty-deliveries", "Nothing sent yet")
         # Shown once: after reading the page again it is nowhere.
-        browser.go("#/projects/hook-app/parameters")
-        browser.go("#/projects/hook-app/webhooks")
+        reopen(browser, "hook-app", "webhooks", "#webhooks")
         browser.find(card)
         assert secret not in browser.driver.page_source
         # A test ping reaches the receiver, signed with that secret, and the list follows it to DELIVERED.
@@ -811,8 +819,7 @@ def test_webhooks_page(browser, base):
         # A receiver answering 500: pending, with the answer and the next attempt shown.
         call("POST", base + "/v1/projects/hook-app/webhooks", {"url": f"http://127.0.0.1:{receiver.server_port}/fail",
              "events": ["template.published"], "format": "SLACK"}, ADMIN)
-        browser.go("#/projects/hook-app/parameters")
-        browser.go("#/projects/hook-app/webhooks")
+        reopen(browser, "hook-app", "webhooks", "#webhooks")
         failing = json.loads(call("GET", base + "/v1/projects/hook-app/webhooks", None, ADMIN)[2])["webhooks"][1]
         fid = failing["name"].split("/")[1]
         browser.click(f'[data-webhook="{fid}"] button.ping')
@@ -829,6 +836,22 @@ def test_webhooks_page(browser, base):
         assert json.loads(call("GET", base + f"/v1/projects/hook-app/webhooks/{wid}", None, ADMIN)[2])["enabled"] is False
         browser.click(f"{card} button.toggle")
         browser.wait_text(f"{card} .webhook-enabled", "Enabled")
+        # Edited in a dialog: the events and description change, and a bad URL is refused under its field.
+        browser.click(f"{card} button.edit")
+        browser.type("#edit-webhook-url", "not a url")
+        browser.click("#edit-webhook-save")
+        browser.wait_text("#edit-webhook-url-error", "url")
+        browser.type("#edit-webhook-url", hook_url)
+        browser.click("#edit-webhook-event-all")  # every event stays ticked: untick the one not wanted
+        browser.click("#edit-webhook-event-ping")
+        browser.type("#edit-webhook-description", "CI receiver, publishes and requests")
+        browser.shot("webhook-edit")
+        browser.click("#edit-webhook-save")
+        browser.wait(lambda: browser.absent("dialog"))
+        browser.wait_text(f"{card} .webhook-events", "changeRequest.opened")
+        edited = json.loads(call("GET", base + f"/v1/projects/hook-app/webhooks/{wid}", None, ADMIN)[2])
+        assert "*" not in edited["events"] and "ping" not in edited["events"] and len(edited["events"]) == 9, edited
+        assert edited["description"] == "CI receiver, publishes and requests", edited
         # Rotation shows the new secret once.
         browser.click(f"{card} button.rotate")
         browser.click("dialog .buttons button.primary")
@@ -937,8 +960,7 @@ def test_rollouts_page(browser, base):
         time.sleep(0.5)
     else:
         raise AssertionError(f"the fetches were never counted: {counted}")
-    browser.go("#/projects/roll-app/parameters")
-    browser.go("#/projects/roll-app/rollouts")
+    reopen(browser, "roll-app", "rollouts", "#rollouts")
     browser.wait_text(f'{card} .stepper li[data-step="1"] .step-share', "share of answers in the window")
     share = browser.text(f'{card} .stepper li[data-step="1"] .step-share')
     assert "%" in share and "of 40" in share, share
@@ -968,8 +990,7 @@ def test_rollouts_page(browser, base):
                            {"parameter": "banner_text", "value": "Hello", "steps": [{"percent": 5, "holdSeconds": 86400}, {"percent": 100}]}, ADMIN)
     assert status == 201, body
     other = json.loads(body)["name"].split("/")[1]
-    browser.go("#/projects/roll-app/parameters")
-    browser.go("#/projects/roll-app/rollouts")
+    reopen(browser, "roll-app", "rollouts", "#rollouts")
     browser.click(f'[data-rollout="{other}"] button.complete')
     browser.click("dialog .buttons button.primary")
     browser.wait_text(f'[data-rollout="{other}"] .rollout-state', "Completed")

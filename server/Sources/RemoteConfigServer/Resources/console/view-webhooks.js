@@ -1,24 +1,12 @@
 // Webhooks of a project (admins; docs/api.md "Webhooks"): the list, each with its recent deliveries; creation
 // (the signing secret shown once), enable/disable, a test ping, secret rotation and deletion.
 
-import { ApiError, call, projectPath } from "./api.js";
-import { button, confirmDialog, field, h, message, newId, replace, select } from "./dom.js";
+import { call, projectPath } from "./api.js";
+import { button, confirmDialog, field, h, message, modal, newId, replace } from "./dom.js";
 import { localTime } from "./local-time.js";
 import { deliveriesList } from "./webhook-deliveries.js";
+import { webhookForm } from "./webhook-form.js";
 
-/** The events a webhook may ask for, as the API names them, with when each is sent. */
-const EVENTS = [
-  ["template.published", "A new version is published (publish, rollback, change request, schedule, store sync, rollout step)"],
-  ["changeRequest.opened", "A change request is opened"],
-  ["changeRequest.approved", "A change request is approved"],
-  ["changeRequest.rejected", "A change request is rejected"],
-  ["changeRequest.cancelled", "A change request is cancelled"],
-  ["rollout.started", "A rollout starts"],
-  ["rollout.halted", "A rollout is halted"],
-  ["rollout.completed", "A rollout is completed"],
-  ["storeSync.failed", "A store sync fails"],
-  ["ping", "Test pings (“Send test ping” reaches every webhook whatever it asks for)"],
-];
 
 const idOf = (webhook) => webhook.name.replace(/^webhooks\//, "");
 
@@ -115,6 +103,16 @@ export async function webhooksView(view, { project, admin }) {
       replace(notice);
       showSecret(data, true);
     });
+    const edit = () => act(async () => {
+      const saved = await modal(`Edit the webhook to ${webhook.url}`, (close) => webhookForm({
+        prefix: "edit-webhook", initial: webhook, submitText: "Save", cancel: () => close(null),
+        send: (body) => call("PATCH", path, { body }),
+        done: (data) => close(data),
+      }));
+      if (!saved) return;
+      replace(notice, message("success", `Saved the webhook to ${saved.url}.`));
+      await reload();
+    });
     const remove = () => act(async () => {
       if (!(await confirmDialog(`Delete the webhook to ${webhook.url}?`,
         "It gets nothing more, and its delivery log goes with it. Deliveries not sent yet are dropped. This cannot be undone.",
@@ -138,6 +136,7 @@ export async function webhooksView(view, { project, admin }) {
       h("div", { class: "buttons start" },
         button("Send test ping", ping, { class: "primary ping", "aria-label": `Send a test ping to ${webhook.url}` }),
         button(webhook.enabled ? "Disable" : "Enable", toggle, { class: "toggle", "aria-label": `${webhook.enabled ? "Disable" : "Enable"} ${webhook.url}` }),
+        button("Edit", edit, { class: "edit", "aria-label": `Edit the webhook to ${webhook.url}` }),
         button("Rotate secret", rotate, { class: "rotate", "aria-label": `Rotate the signing secret of ${webhook.url}` }),
         button("Delete", remove, { class: "danger delete", "aria-label": `Delete the webhook to ${webhook.url}` })),
       deliveries.element);
@@ -155,83 +154,14 @@ export async function webhooksView(view, { project, admin }) {
   replace(view,
     h("p", { class: "muted" }, "A webhook receives a signed POST the moment a change of this project is committed: ",
       "a new version, a change request's progress, a rollout's steps. Failed deliveries are retried for 24 hours."),
-    notice, secretHolder, list, createForm(collection, async (webhook) => {
-      replace(notice);
-      await reload();
-      showSecret(webhook, false);
+    notice, secretHolder, list, webhookForm({
+      prefix: "webhook", title: "Add a webhook", submitText: "Add webhook",
+      send: (body) => call("POST", collection, { body }),
+      done: async (webhook) => {
+        replace(notice);
+        await reload();
+        showSecret(webhook, false);
+      },
     }));
   render();
-}
-
-/** The "Add a webhook" form; `created(webhook)` gets the new webhook (with its secret). */
-function createForm(collection, created) {
-  const url = h("input", { id: "webhook-url", type: "url", autocomplete: "off", spellcheck: false, placeholder: "https://hooks.slack.com/services/…", "aria-required": "true" });
-  const all = h("input", { type: "checkbox", id: "webhook-event-all", value: "*" });
-  const boxes = EVENTS.map(([name]) => h("input", { type: "checkbox", id: `webhook-event-${name.replace(".", "-")}`, value: name, checked: name === "template.published" }));
-  all.addEventListener("change", () => { for (const box of boxes) box.disabled = all.checked; });
-  const format = select([["JSON", "JSON (for your own systems)"], ["SLACK", "Slack message (for a Slack incoming webhook)"]], "JSON", { id: "webhook-format" });
-  const description = h("input", { id: "webhook-description", autocomplete: "off", maxLength: 500, placeholder: "Release channel in Slack" });
-  const errors = {
-    url: h("div", { class: "field-error", id: "webhook-url-error" }),
-    events: h("div", { class: "field-error", id: "webhook-events-error" }),
-    format: h("div", { class: "field-error", id: "webhook-format-error" }),
-    description: h("div", { class: "field-error", id: "webhook-description-error" }),
-    other: h("div", { id: "webhook-form-error" }),
-  };
-  const controls = { url, format, description };
-  const eventsSet = h("fieldset", { id: "webhook-events", "aria-describedby": "webhook-events-error" },
-    h("legend", {}, "Events"),
-    h("div", { class: "check" }, all, h("label", { htmlFor: all.id }, h("strong", {}, "All events"), h("span", { class: "muted" }, " (*), including ones added later"))),
-    h("div", { class: "event-grid" }, EVENTS.map(([name, text], i) => h("div", { class: "check" }, boxes[i],
-      h("label", { htmlFor: boxes[i].id }, h("code", {}, name), h("span", { class: "muted event-when" }, text))))),
-    errors.events);
-  for (const [name, control] of Object.entries(controls)) control.setAttribute("aria-describedby", errors[name].id);
-  const form = h("form", { class: "card", id: "create-webhook", noValidate: true },
-    h("h2", {}, "Add a webhook"),
-    h("div", { class: "field" }, h("label", { htmlFor: url.id }, "URL"), url,
-      h("div", { class: "hint" }, "Where the POST goes: https:// (or http://). For Slack, the incoming webhook's URL."), errors.url),
-    eventsSet,
-    h("div", { class: "row" },
-      h("div", { class: "field" }, h("label", { htmlFor: format.id }, "Format"), format, errors.format),
-      h("div", { class: "field" }, h("label", { htmlFor: description.id }, "Description (optional)"), description, errors.description)),
-    errors.other,
-    h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", id: "create-webhook-button" }, "Add webhook")));
-
-  const clear = () => {
-    for (const element of Object.values(errors)) replace(element);
-    for (const control of [...Object.values(controls), eventsSet]) control.removeAttribute("aria-invalid");
-  };
-  // A refusal names its field (`url`, `events`, `events[2]`…): the message goes under that field.
-  const showError = (error) => {
-    const named = error instanceof ApiError ? error.details.find((detail) => detail.field) : null;
-    const name = named ? named.field.replace(/\[\d+\]$/, "") : "";
-    if (errors[name] && name !== "other") {
-      replace(errors[name], h("span", { role: "alert" }, error.message));
-      const target = controls[name] || eventsSet;
-      target.setAttribute("aria-invalid", "true");
-      (controls[name] || (all.checked ? all : boxes.find((b) => !b.disabled))).focus();
-    } else {
-      replace(errors.other, message("error", error.message));
-    }
-  };
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    clear();
-    const events = all.checked ? ["*"] : boxes.filter((box) => box.checked).map((box) => box.value);
-    const body = { url: url.value.trim(), events, format: format.value };
-    if (description.value.trim()) body.description = description.value.trim();
-    const submit = form.querySelector("#create-webhook-button");
-    submit.disabled = true;
-    try {
-      const { data } = await call("POST", collection, { body });
-      url.value = "";
-      description.value = "";
-      await created(data);
-    } catch (error) {
-      showError(error);
-    } finally {
-      submit.disabled = false;
-    }
-  });
-  return form;
 }
