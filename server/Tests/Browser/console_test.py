@@ -836,6 +836,8 @@ def test_webhooks_page(browser, base):
         assert json.loads(call("GET", base + f"/v1/projects/hook-app/webhooks/{wid}", None, ADMIN)[2])["enabled"] is False
         browser.click(f"{card} button.toggle")
         browser.wait_text(f"{card} .webhook-enabled", "Enabled")
+        # The keyboard focus stays on the (redrawn) button pressed.
+        browser.wait(lambda: "toggle" in browser.driver.switch_to.active_element.get_attribute("class"), 5, "focus lost after Enable")
         # Edited in a dialog: the events and description change, and a bad URL is refused under its field.
         browser.click(f"{card} button.edit")
         browser.type("#edit-webhook-url", "not a url")
@@ -970,6 +972,7 @@ def test_rollouts_page(browser, base):
     # Pause and resume.
     browser.click(f"{card} button.pause")
     browser.wait_text(f"{card} .rollout-state", "Paused")
+    assert "resume" in browser.driver.switch_to.active_element.get_attribute("class"), "focus lost after Pause"
     assert rollout_state(base, "roll-app", rid)["state"] == "PAUSED"
     browser.wait_text(card, "Paused by an editor")
     browser.click(f"{card} button.resume")

@@ -97,6 +97,10 @@ export async function rolloutsView(view, { project, editable }) {
       const { data } = await call("POST", `${collection}/${encodeURIComponent(idOf(rollout))}:${action}`);
       replace(notice, message("success", done(data)));
       await reload();
+      // Keyboard focus goes to what replaced the pressed button (Pause ↔ Resume), else to the rollout's title.
+      const card = list.querySelector(`[data-rollout="${CSS.escape(idOf(rollout))}"]`);
+      const next = card && (card.querySelector({ pause: "button.resume", resume: "button.pause" }[action] || "none") || card.querySelector("h3"));
+      if (next) next.focus();
     } catch (error) {
       replace(notice, message("error", error.message));
     }

@@ -59,9 +59,12 @@ export async function webhooksView(view, { project, admin }) {
     input.select();
   };
 
-  const reload = async () => {
+  // `focus` (CSS, in the list): where keyboard focus goes once redrawn, so it is not lost with the old buttons.
+  const reload = async (focus = null) => {
     webhooks = (await call("GET", collection)).data.webhooks || [];
     render();
+    const target = focus && list.querySelector(focus);
+    if (target) target.focus();
   };
 
   const act = async (work) => {
@@ -82,7 +85,7 @@ export async function webhooksView(view, { project, admin }) {
       replace(notice, message("success", webhook.enabled
         ? `Disabled ${webhook.url}: it gets no new deliveries; those queued wait until it is enabled again.`
         : `Enabled ${webhook.url}: queued deliveries go out now.`));
-      await reload();
+      await reload(`[data-webhook="${CSS.escape(id)}"] button.toggle`);
     });
     const ping = (event) => act(async () => {
       const trigger = event.currentTarget;
@@ -111,7 +114,7 @@ export async function webhooksView(view, { project, admin }) {
       }));
       if (!saved) return;
       replace(notice, message("success", `Saved the webhook to ${saved.url}.`));
-      await reload();
+      await reload(`[data-webhook="${CSS.escape(id)}"] button.edit`);
     });
     const remove = () => act(async () => {
       if (!(await confirmDialog(`Delete the webhook to ${webhook.url}?`,
