@@ -108,7 +108,7 @@ const ceilHour = (time) => Math.ceil(time / HOUR) * HOUR;
  */
 async function fillShares(project, rollout, cells) {
   if (!cells.length) return;
-  const end = ["HALTED", "COMPLETED"].includes(rollout.state) && rollout.updateTime ? new Date(rollout.updateTime).getTime() : Date.now();
+  const end = ["HALTED", "COMPLETED"].includes(rollout.state) && rollout.endTime ? new Date(rollout.endTime).getTime() : Date.now();
   await Promise.all(cells.map(async ({ cell, entry, next }) => {
     const since = new Date(entry.time).getTime();
     const until = Math.max(since + 1000, next ? new Date(next.time).getTime() : end);
@@ -128,6 +128,8 @@ async function fillShares(project, rollout, cells) {
     replace(cell,
       h("span", { class: "share-value", title: `The rollout's condition ${rollout.conditionName} was true for ${matched.matched} of the project's ${data.answers} answers counted in the hours ${hours} (insights count per UTC hour).` },
         h("strong", {}, percentText(matched.share)), " share of answers in the window"),
-      h("span", { class: "share-window" }, ` (${Number(matched.matched || 0).toLocaleString("en-US")} of ${Number(data.answers || 0).toLocaleString("en-US")}, ${hours})`));
+      h("span", { class: "share-window" }, ` (${Number(matched.matched || 0).toLocaleString("en-US")} of ${Number(data.answers || 0).toLocaleString("en-US")}, ${hours})`),
+      // Hours are the smallest count: a step live for less than one shares its hours' answers with its neighbours.
+      until - since < HOUR && next ? h("span", { class: "share-note" }, "; live for less than an hour, so these hours include the next step's answers") : null);
   }));
 }

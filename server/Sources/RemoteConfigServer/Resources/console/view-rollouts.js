@@ -23,10 +23,22 @@ const shownValue = (value) => value === "" ? h("span", { class: "muted rollout-v
 
 /** Why a rollout is paused, in words. */
 function pauseReason(rollout) {
-  if (rollout.pauseReason === "EDITED") {
-    return "Paused because a publish changed its parameter or condition; check the change, then resume, halt or complete.";
+  switch (rollout.pauseReason) {
+    case "EDITED": return "Paused because a publish changed its parameter or condition; check the change, then resume, halt or complete.";
+    case "STEP_FAILED": return "Paused because publishing its next step failed (the template it would publish was refused); see the audit log, then resume, halt or complete.";
+    case "MANUAL": case null: case undefined: return "Paused by an editor: the next step waits until it is resumed.";
+    default: return `Paused (${rollout.pauseReason}): the next step waits until it is resumed.`;
   }
-  return rollout.pauseReason ? `Paused (${rollout.pauseReason}).` : "Paused by an editor: the next step waits until it is resumed.";
+}
+
+/** How a halted or completed rollout ended: the version that ended it and when. */
+function ending(rollout) {
+  if (!["HALTED", "COMPLETED"].includes(rollout.state) || !rollout.endVersionNumber) return null;
+  return h("p", { class: "rollout-ending" },
+    rollout.state === "HALTED"
+      ? `Halted by version ${rollout.endVersionNumber}, `
+      : `Completed by version ${rollout.endVersionNumber}, which made the value the default, `,
+    localTime(rollout.endTime), ".");
 }
 
 /** The "shown once" panel for a new rollout's halt token, with the alert hook to give a monitoring tool. */
@@ -144,6 +156,7 @@ export async function rolloutsView(view, { project, editable }) {
         h("dt", {}, rollout.state === "PROPOSED" ? "Proposed" : "Started"), h("dd", {}, localTime(rollout.createTime), rollout.author ? ` by ${rollout.author.displayName || rollout.author.key}` : "")),
       situation,
       progress(project, rollout),
+      ending(rollout),
       actions);
   };
 
