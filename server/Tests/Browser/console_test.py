@@ -942,6 +942,8 @@ def test_rollouts_page(browser, base):
     browser.shot("rollout-halt-token", show="#rollout-halt-panel")
     browser.click("#dismiss-halt-token")
     browser.wait(lambda: browser.absent("#rollout-halt-panel"))
+    assert len(browser.visible("#rollout-steps li")) == 4 and browser.find("#rollout-description").get_attribute("value") == "", \
+        "the form still holds the rollout just started"
     card = f'[data-rollout="{rid}"]'
     assert "Running" in browser.text(f"{card} .rollout-state")
     # The next step publishes on time and the page follows without a reload.
@@ -999,6 +1001,21 @@ def test_rollouts_page(browser, base):
     browser.wait_text(f'[data-rollout="{other}"] .rollout-state', "Completed")
     published = json.loads(call("GET", base + "/v1/projects/roll-app/remoteConfig", None, ADMIN)[2])
     assert published["parameters"]["banner_text"]["defaultValue"]["value"] == "Hello", published
+    # With approval required, starting one proposes a change request carrying the plan; the page says so.
+    status, _, body = call("PATCH", base + "/v1/projects/roll-app", {"requireApproval": True}, ADMIN)
+    assert status == 200, body
+    reopen(browser, "roll-app", "rollouts", "#rollouts")
+    browser.choose("#rollout-parameter", "new_checkout")
+    browser.type("#rollout-step-0-percent", "5")
+    browser.click("#create-rollout-button")
+    browser.wait_text("#rollouts-notice", "proposed as changeRequests/")
+    proposed = [r for r in json.loads(call("GET", base + "/v1/projects/roll-app/rollouts?state=PROPOSED", None, ADMIN)[2])["rollouts"]]
+    assert len(proposed) == 1 and proposed[0]["changeRequest"], proposed
+    pcard = f'[data-rollout="{proposed[0]["name"].split("/")[1]}"]'
+    assert "Waiting for approval" in browser.text(f"{pcard} .rollout-state")
+    assert proposed[0]["changeRequest"] in browser.text(pcard) and browser.find(f'{pcard} a[href$="/changes"]')
+    assert browser.absent(f"{pcard} button.halt")
+    browser.shot("rollout-proposed", show=pcard)
     # A viewer sees the rollouts, without the form or the buttons.
     browser.click("#sign-out")
     browser.find("#api-key")

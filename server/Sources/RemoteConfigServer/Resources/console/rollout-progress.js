@@ -22,7 +22,8 @@ const percentText = (share) => `${(Number(share || 0) * 100).toFixed(1)}%`;
 
 /** The bar: how much of the audience gets the new value now. */
 function bar(rollout) {
-  const percent = Number(rollout.percent || 0);
+  // Completing makes the value the default: everyone has it, whatever step it was completed from.
+  const percent = rollout.state === "COMPLETED" ? 100 : Number(rollout.percent || 0);
   const steps = rollout.steps || [];
   const fill = h("div", { class: `rollout-fill ${rollout.state === "HALTED" ? "halted" : ""}` });
   // Set through the CSSOM: the console's CSP allows no inline style attribute.
@@ -59,7 +60,7 @@ function stepStatus(rollout, i, published, planned) {
       ` as version ${published.versionNumber}, `, localTime(published.time, "", { compact: true })];
   }
   if (["HALTED", "COMPLETED", "PROPOSED"].includes(rollout.state)) {
-    return h("span", { class: "muted" }, rollout.state === "PROPOSED" ? "Waiting for approval" : "Not reached");
+    return h("span", { class: "muted" }, { PROPOSED: "Waiting for approval", HALTED: "Not reached: halted", COMPLETED: "Not needed: completed before" }[rollout.state]);
   }
   if (rollout.state === "PAUSED") return h("span", { class: "muted" }, "Waits until the rollout is resumed");
   if (i === current + 1 && rollout.nextStepTime) {

@@ -169,10 +169,10 @@ export async function rolloutsView(view, { project, editable }) {
   }
   filter.addEventListener("change", () => reload().catch((error) => replace(notice, message("error", error.message))));
 
-  let form = null;
-  if (editable) {
-    const { data: template } = await call("GET", projectPath(project, "/remoteConfig"));
-    form = rolloutForm(project, template || {}, async (rollout) => {
+  // Drawn again after each start, so the form never still holds the rollout just started.
+  const formHolder = h("div", {});
+  const showForm = (template) => replace(formHolder, rolloutForm(project, template, async (rollout) => {
+      showForm(template);
       replace(notice, rollout.state === "PROPOSED"
         ? message("success", `This project publishes through approved change requests: the rollout is proposed as ${rollout.changeRequest}.`)
         : message("success", `Started the rollout of ${rollout.parameter}: version ${(rollout.history || [])[0]?.versionNumber ?? "?"} gives it to ${rollout.percent}% of the audience.`));
@@ -187,13 +187,13 @@ export async function rolloutsView(view, { project, editable }) {
         input.focus();
         input.select();
       }
-    });
-  }
+    }));
+  if (editable) showForm((await call("GET", projectPath(project, "/remoteConfig"))).data || {});
   replace(view,
     h("p", { class: "muted" }, "A rollout gives a parameter a new value for a growing share of app instances, step by step on a schedule; ",
       "halting it gives everyone back the value they had before, in one publish."),
     notice, tokenHolder,
     h("div", { class: "toolbar rollouts-toolbar" }, h("h2", {}, "Rollouts"), h("div", { class: "field compact" }, h("label", { htmlFor: filter.id }, "Show"), filter)),
-    list, form);
+    list, formHolder);
   render();
 }
