@@ -136,6 +136,8 @@ export async function webhooksView(view, { project, admin }) {
         h("dt", {}, "Events"), h("dd", { class: "webhook-events" }, events),
         h("dt", {}, "Format"), h("dd", {}, webhook.format === "SLACK" ? "Slack message" : "JSON"),
         h("dt", {}, "Created"), h("dd", {}, localTime(webhook.createTime))),
+      webhook.enabled ? null : h("p", { class: "muted webhook-disabled-note" },
+        "Disabled: new events are not sent to it; deliveries already queued, and test pings, wait until it is enabled again."),
       h("div", { class: "buttons start" },
         button("Send test ping", ping, { class: "primary ping", "aria-label": `Send a test ping to ${webhook.url}` }),
         button(webhook.enabled ? "Disable" : "Enable", toggle, { class: "toggle", "aria-label": `${webhook.enabled ? "Disable" : "Enable"} ${webhook.url}` }),
