@@ -102,7 +102,7 @@ public final class AccessLog: Service, Sendable {
     /// together, so a route needs no string built per request; never a query, which may carry a key),
     /// `status`, how long the answer took and the request id.
     func record(
-        method: StaticString, prefix: StaticString = "", _ name: Substring = "", suffix: StaticString = "",
+        method: StaticString, prefix: String, _ name: Substring = "", suffix: String = "",
         status: Int, duration: Duration, requestID: String
     ) {
         guard enabled else { return }
@@ -111,9 +111,9 @@ public final class AccessLog: Service, Sendable {
             line.start(label: label, duration: duration, requestID: requestID)
             line.write(method)
             line.writeByte(UInt8(ascii: " "))
-            line.write(prefix)
+            line.writePath(prefix)
             line.writePath(name)
-            line.write(suffix)
+            line.writePath(suffix)
             line.end(status: status)
         }
         if size == nil {
