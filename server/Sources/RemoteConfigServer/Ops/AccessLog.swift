@@ -34,8 +34,9 @@ public final class AccessLog: Service, Sendable {
     /// A thread holding this many bytes wakes the writer before its next round.
     private let wakeThreshold: Int
     private let interval: Duration
-    /// The buffer of the thread that records (an event loop, or a thread of the concurrency pool).
-    private let local = ThreadSpecificVariable<AccessLogBuffer>()
+    /// The buffer of the thread that records (an event loop, or a thread of the concurrency pool); none when
+    /// the log is off (each takes a thread-specific key, of which a process has about a thousand).
+    private let local: ThreadSpecificVariable<AccessLogBuffer>?
     /// Every thread's buffer, for the writer; taken once per thread, when it records its first line.
     private let buffers = NIOLockedValueBox<[AccessLogBuffer]>([])
     private let wake = DispatchSemaphore(value: 0)
@@ -58,7 +59,9 @@ public final class AccessLog: Service, Sendable {
         interval: Duration = .milliseconds(100),
         output: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil
     ) {
-        self.enabled = level <= .info
+        let enabled = level <= .info
+        self.enabled = enabled
+        self.local = enabled ? ThreadSpecificVariable() : nil
         self.label = Array(label.utf8)
         self.metrics = metrics
         self.bufferLimit = bufferLimit
@@ -138,9 +141,9 @@ public final class AccessLog: Service, Sendable {
     }
 
     private func threadBuffer() -> AccessLogBuffer {
-        if let buffer = local.currentValue { return buffer }
+        if let buffer = local?.currentValue { return buffer }
         let buffer = AccessLogBuffer(limit: bufferLimit)
-        local.currentValue = buffer
+        local?.currentValue = buffer
         buffers.withLockedValue { $0.append(buffer) }
         return buffer
     }
