@@ -198,6 +198,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         webhooks: environment.webhooks, access: access,
         allowPrivate: environment.webhookSettings.allowPrivate
     ).addRoutes(to: routes)
+    let rollouts = RolloutStore(database: environment.database)
+    RolloutsController(rollouts: rollouts, templates: environment.templates, access: access, publishing: publishing)
+        .addRoutes(to: routes)
+    RolloutHaltHook(rollouts: rollouts, publishing: publishing).addRoutes(to: routes)
     table.serve(from: router)
     return router
 }
@@ -265,6 +269,11 @@ public func buildApplication(
         ChangeRequestScheduler(
             changeRequests: environment.changeRequests, publishing: environment.publishing, logger: logger,
             interval: configuration.schedulePollInterval, wakeup: wakeup))
+    // Steps are due within a second of their time on every replica: the scheduler asks at least that often.
+    app.addServices(
+        RolloutScheduler(
+            rollouts: RolloutStore(database: database), publishing: environment.publishing, logger: logger,
+            interval: min(configuration.schedulePollInterval, .seconds(1))))
     app.addServices(
         StoreSyncService(
             sync: environment.storeSync, pollInterval: configuration.storeSyncPollInterval,
