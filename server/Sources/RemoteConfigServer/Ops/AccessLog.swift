@@ -47,7 +47,6 @@ public final class AccessLog: Service, Sendable {
     private struct WriterState {
         var running = false
         var stopping = false
-        var dropped = 0
         var warned = false
         var stopped: CheckedContinuation<Void, Never>?
     }
@@ -119,9 +118,7 @@ public final class AccessLog: Service, Sendable {
             line.writePath(suffix)
             line.end(status: status)
         }
-        if size == nil {
-            recordDrop()
-        } else if let size, size >= wakeThreshold, size - AccessLogLines.typicalLength < wakeThreshold {
+        if let size, size >= wakeThreshold, size - AccessLogLines.typicalLength < wakeThreshold {
             wake.signal()
         }
     }
@@ -137,7 +134,7 @@ public final class AccessLog: Service, Sendable {
             line.writePath(path)
             line.end(status: status)
         }
-        if size == nil { recordDrop() }
+        if let size, size >= wakeThreshold, size - AccessLogLines.typicalLength < wakeThreshold { wake.signal() }
     }
 
     private func threadBuffer() -> AccessLogBuffer {
@@ -148,34 +145,30 @@ public final class AccessLog: Service, Sendable {
         return buffer
     }
 
-    private func recordDrop() {
-        state.withLockedValue { $0.dropped += 1 }
-    }
-
     /// Writes every line recorded so far, on the caller's thread: each thread's lines are swapped out for
     /// an empty buffer (its lock held for no longer than the swap) and written in one call.
     public func flush() {
-        spare.withLockedValue { spare in
+        let dropped = spare.withLockedValue { spare in
+            var dropped = 0
             for buffer in buffers.withLockedValue({ $0 }) {
-                buffer.exchange(&spare)
+                dropped += buffer.exchange(&spare)
                 if !spare.isEmpty {
                     spare.withUnsafeBytes { output($0) }
                     spare.removeAll(keepingCapacity: true)
                 }
             }
+            return dropped
         }
-        reportDrops()
+        report(dropped: dropped)
     }
 
-    private func reportDrops() {
-        let (dropped, warn) = state.withLockedValue { state -> (Int, Bool) in
-            let dropped = state.dropped
-            state.dropped = 0
-            let warn = dropped > 0 && !state.warned
-            if warn { state.warned = true }
-            return (dropped, warn)
-        }
+    private func report(dropped: Int) {
         guard dropped > 0 else { return }
+        let warn = state.withLockedValue { state -> Bool in
+            let warn = !state.warned
+            state.warned = true
+            return warn
+        }
         metrics?.accessLogDropped(dropped)
         if warn {
             logger.warning(
