@@ -151,8 +151,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
     // Client routes take their key as `?key=` too.
     let clientRoutes = routes.accepting(["key"])
-    FetchController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
-    OFREPController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
+    ClientCallController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
     StreamController(
         published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams,
         metrics: environment.metrics

@@ -93,4 +93,33 @@ import Testing
         #expect(captured.lines.count == 4_000)
         #expect(ids.count == 4_000)
     }
+
+    @Test func anOutputThatDoesNotTakeItsLinesNeverHoldsARequest() async throws {
+        // The output blocks, as a terminal or pipe nobody reads does, until the test lets it go.
+        let gate = DispatchSemaphore(value: 0)
+        let captured = Captured()
+        let metrics = ServerMetrics()
+        let log = AccessLog(
+            label: "remote-config", level: .info, metrics: metrics, bufferLimit: 4_096, interval: .milliseconds(10)
+        ) { bytes in
+            gate.wait()
+            captured.output(bytes)
+        }
+        let writer = Task { try await log.run() }
+        let start = ContinuousClock.now
+        for index in 0..<20_000 {
+            log.record(method: "GET", path: "/healthz", status: 200, duration: .zero, requestID: "r\(index)")
+            if index == 100 { try await Task.sleep(for: .milliseconds(50)) }  // the writer is now stuck in a write
+        }
+        let recording = ContinuousClock.now - start
+        #expect(recording < .seconds(2), "recording waited for the output: \(recording)")
+        for _ in 0..<100 { gate.signal() }
+        writer.cancel()
+        try await writer.value
+        for _ in 0..<100 { gate.signal() }
+        let exposition = String(decoding: metrics.registry.emitToBuffer(), as: UTF8.self)
+        let dropped = exposition.firstMatch(of: /rc_access_log_dropped_lines_total (\d+)/).flatMap { Int($0.1) } ?? 0
+        #expect(dropped > 0)
+        #expect(captured.lines.count + dropped == 20_000)
+    }
 }

@@ -46,7 +46,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
                 }
             }
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(ProtocolErrorResponder(), position: .before(codec))
+            try pipeline.addHandler(ProtocolErrorResponder(accessLog: accessLog), position: .before(codec))
             try pipeline.addHandler(RequestLifecycleWatcher(deadlines: deadlines), position: .after(codec))
             return value
         }

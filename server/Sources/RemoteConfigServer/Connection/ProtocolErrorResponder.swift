@@ -14,8 +14,21 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private let accessLog: AccessLog
     private var hasUnterminatedResponse = false
     private var answered = false
+    /// When the connection's current request began (its first byte read after the last answer).
+    private var requestStart: ContinuousClock.Instant?
+
+    /// A responder that records each answer it gives in `accessLog`.
+    init(accessLog: AccessLog) {
+        self.accessLog = accessLog
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if requestStart == nil, !hasUnterminatedResponse { requestStart = .now }
+        context.fireChannelRead(data)
+    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let parserError = error as? HTTPParserError else {
@@ -29,10 +42,16 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
         }
         answered = true
         let (status, body) = Self.answer(parserError)
+        let requestID = RequestID.make()
         let headers = HTTPHeaders([
             ("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(body.readableBytes)),
-            ("X-Request-Id", RequestID.make()), ("Connection", "close"),
+            ("X-Request-Id", requestID), ("Connection", "close"),
         ])
+        // Nothing of a request the parser refused is known for sure, not even its method: "-" for both, as
+        // nginx logs such a request.
+        accessLog.record(
+            method: "-", path: "-", status: Int(status.code),
+            duration: requestStart.map { .now - $0 } ?? .zero, requestID: requestID)
         let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
@@ -45,7 +64,9 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
         case .head(let head) where (100..<200).contains(head.status.code): break  // 1xx: the response follows
         case .head: hasUnterminatedResponse = true
         case .body: break
-        case .end: hasUnterminatedResponse = false
+        case .end:
+            hasUnterminatedResponse = false
+            requestStart = nil
         }
         context.write(data, promise: promise)
     }

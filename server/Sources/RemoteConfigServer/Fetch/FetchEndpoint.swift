@@ -21,9 +21,9 @@ enum ClientRoute: Sendable, Equatable {
         /// The route as the router names it.
         var path: String {
             switch self {
-            case .fetch: "/v1/projects/{p}/remoteConfig:fetch"
-            case .ofrepFlags: "/ofrep/v1/evaluate/flags"
-            case .ofrepFlag: "/ofrep/v1/evaluate/flags/{key}"
+            case .fetch: ClientPaths.fetch
+            case .ofrepFlags: ClientPaths.ofrepFlags
+            case .ofrepFlag: ClientPaths.ofrepFlag
             }
         }
 
@@ -60,15 +60,15 @@ enum ClientRoute: Sendable, Equatable {
         switch self {
         case .fetch(let project):
             accessLog.record(
-                method: "POST", prefix: "/v1/projects/", project, suffix: "/remoteConfig:fetch", status: status,
+                method: "POST", prefix: ClientPaths.projects, project, suffix: ClientPaths.fetchSuffix, status: status,
                 duration: duration, requestID: requestID)
         case .ofrepFlags:
             accessLog.record(
-                method: "POST", prefix: "/ofrep/v1/evaluate/flags", status: status, duration: duration,
+                method: "POST", prefix: ClientPaths.ofrepFlags, status: status, duration: duration,
                 requestID: requestID)
         case .ofrepFlag(let key):
             accessLog.record(
-                method: "POST", prefix: "/ofrep/v1/evaluate/flags/", key, status: status, duration: duration,
+                method: "POST", prefix: ClientPaths.ofrepFlagPrefix, key, status: status, duration: duration,
                 requestID: requestID)
         }
     }
@@ -126,11 +126,6 @@ struct FetchReply: Sendable {
 /// answered without waiting (`immediateReply`); the rest (a key this server has not seen, a template at the
 /// limits) need `reply`.
 final class FetchEndpoint: Sendable {
-    /// The fetch route as metrics and the access log name it.
-    static let route = ClientRoute.Kind.fetch.path
-    /// The query parameters fetch takes.
-    static let queryParameters = ClientRoute.Kind.fetch.queryParameters
-
     let published: PublishedTemplates
     let clientKeys: ClientKeys
     let metrics: ServerMetrics

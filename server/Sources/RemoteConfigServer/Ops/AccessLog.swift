@@ -34,8 +34,9 @@ public final class AccessLog: Service, Sendable {
     /// A thread holding this many bytes wakes the writer before its next round.
     private let wakeThreshold: Int
     private let interval: Duration
-    /// The buffer of the thread that records (an event loop, or a thread of the concurrency pool).
-    private let local = ThreadSpecificVariable<AccessLogBuffer>()
+    /// The buffer of the thread that records (an event loop, or a thread of the concurrency pool); none when
+    /// the log is off (each takes a thread-specific key, of which a process has about a thousand).
+    private let local: ThreadSpecificVariable<AccessLogBuffer>?
     /// Every thread's buffer, for the writer; taken once per thread, when it records its first line.
     private let buffers = NIOLockedValueBox<[AccessLogBuffer]>([])
     private let wake = DispatchSemaphore(value: 0)
@@ -46,7 +47,6 @@ public final class AccessLog: Service, Sendable {
     private struct WriterState {
         var running = false
         var stopping = false
-        var dropped = 0
         var warned = false
         var stopped: CheckedContinuation<Void, Never>?
     }
@@ -58,7 +58,9 @@ public final class AccessLog: Service, Sendable {
         interval: Duration = .milliseconds(100),
         output: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil
     ) {
-        self.enabled = level <= .info
+        let enabled = level <= .info
+        self.enabled = enabled
+        self.local = enabled ? ThreadSpecificVariable() : nil
         self.label = Array(label.utf8)
         self.metrics = metrics
         self.bufferLimit = bufferLimit
@@ -102,7 +104,7 @@ public final class AccessLog: Service, Sendable {
     /// together, so a route needs no string built per request; never a query, which may carry a key),
     /// `status`, how long the answer took and the request id.
     func record(
-        method: StaticString, prefix: StaticString = "", _ name: Substring = "", suffix: StaticString = "",
+        method: StaticString, prefix: String, _ name: Substring = "", suffix: String = "",
         status: Int, duration: Duration, requestID: String
     ) {
         guard enabled else { return }
@@ -111,14 +113,12 @@ public final class AccessLog: Service, Sendable {
             line.start(label: label, duration: duration, requestID: requestID)
             line.write(method)
             line.writeByte(UInt8(ascii: " "))
-            line.write(prefix)
+            line.writePath(prefix)
             line.writePath(name)
-            line.write(suffix)
+            line.writePath(suffix)
             line.end(status: status)
         }
-        if size == nil {
-            recordDrop()
-        } else if let size, size >= wakeThreshold, size - AccessLogLines.typicalLength < wakeThreshold {
+        if let size, size >= wakeThreshold, size - AccessLogLines.typicalLength < wakeThreshold {
             wake.signal()
         }
     }
@@ -134,45 +134,41 @@ public final class AccessLog: Service, Sendable {
             line.writePath(path)
             line.end(status: status)
         }
-        if size == nil { recordDrop() }
+        if let size, size >= wakeThreshold, size - AccessLogLines.typicalLength < wakeThreshold { wake.signal() }
     }
 
     private func threadBuffer() -> AccessLogBuffer {
-        if let buffer = local.currentValue { return buffer }
+        if let buffer = local?.currentValue { return buffer }
         let buffer = AccessLogBuffer(limit: bufferLimit)
-        local.currentValue = buffer
+        local?.currentValue = buffer
         buffers.withLockedValue { $0.append(buffer) }
         return buffer
-    }
-
-    private func recordDrop() {
-        state.withLockedValue { $0.dropped += 1 }
     }
 
     /// Writes every line recorded so far, on the caller's thread: each thread's lines are swapped out for
     /// an empty buffer (its lock held for no longer than the swap) and written in one call.
     public func flush() {
-        spare.withLockedValue { spare in
+        let dropped = spare.withLockedValue { spare in
+            var dropped = 0
             for buffer in buffers.withLockedValue({ $0 }) {
-                buffer.exchange(&spare)
+                dropped += buffer.exchange(&spare)
                 if !spare.isEmpty {
                     spare.withUnsafeBytes { output($0) }
                     spare.removeAll(keepingCapacity: true)
                 }
             }
+            return dropped
         }
-        reportDrops()
+        report(dropped: dropped)
     }
 
-    private func reportDrops() {
-        let (dropped, warn) = state.withLockedValue { state -> (Int, Bool) in
-            let dropped = state.dropped
-            state.dropped = 0
-            let warn = dropped > 0 && !state.warned
-            if warn { state.warned = true }
-            return (dropped, warn)
-        }
+    private func report(dropped: Int) {
         guard dropped > 0 else { return }
+        let warn = state.withLockedValue { state -> Bool in
+            let warn = !state.warned
+            state.warned = true
+            return warn
+        }
         metrics?.accessLogDropped(dropped)
         if warn {
             logger.warning(

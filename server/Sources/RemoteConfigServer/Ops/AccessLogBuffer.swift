@@ -16,17 +16,25 @@ final class AccessLogBuffer: Sendable {
     }
 
     /// Appends one line written by `write`; the bytes held then, or nil when the buffer was full and the
-    /// line was dropped.
+    /// line was dropped (and counted here, so that a drop touches nothing another event loop uses either).
     func append(_ write: (inout AccessLogLines) -> Void) -> Int? {
         lines.withLockedValue { lines in
-            guard lines.bytes.count < limit else { return nil }
+            guard lines.bytes.count < limit else {
+                lines.dropped += 1
+                return nil
+            }
             write(&lines)
             return lines.bytes.count
         }
     }
 
-    /// Swaps the lines held for `other` (the writer's empty buffer, whose capacity this one keeps).
-    func exchange(_ other: inout [UInt8]) {
-        lines.withLockedValue { swap(&$0.bytes, &other) }
+    /// Swaps the lines held for `other` (the writer's empty buffer, whose capacity this one keeps); the lines
+    /// dropped since the last exchange.
+    func exchange(_ other: inout [UInt8]) -> Int {
+        lines.withLockedValue { lines in
+            swap(&lines.bytes, &other)
+            defer { lines.dropped = 0 }
+            return lines.dropped
+        }
     }
 }

@@ -12,6 +12,8 @@ struct AccessLogLines {
     static let typicalLength = 140
 
     var bytes: [UInt8] = []
+    /// Lines dropped because `bytes` was full.
+    var dropped = 0
     private var second = -1
     private var stamp: [UInt8] = []
 

@@ -60,23 +60,6 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         self.accessLog = accessLog
     }
 
-    /// The route the access log and metrics name, as the router names it.
-    static let route = "/v1/projects/{p}/remoteConfig:stream"
-    /// The reconnection delay advised to clients (`retry:`).
-    static let retryMilliseconds = 2000
-
-    /// `text` as one HTTP/1.1 chunk.
-    static func chunk(_ text: String) -> ByteBuffer {
-        var buffer = ByteBuffer()
-        let size = text.utf8.count
-        buffer.reserveCapacity(size + 12)
-        buffer.writeString(String(size, radix: 16))
-        buffer.writeStaticString("\r\n")
-        buffer.writeString(text)
-        buffer.writeStaticString("\r\n")
-        return buffer
-    }
-
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
     }
@@ -140,27 +123,23 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         becomeStream(context)
 
         let requestID = RequestID.make(incoming: head.requestID)
-        var opening = "retry: \(Self.retryMilliseconds)\n\n"
-        sent = lastEventID ?? 0
-        let current = published.entry(project)?.version ?? 0
-        if current > sent {
-            opening += format.event(current)
-            sent = current
-        }
+        let opening = StreamResponse.opening(
+            lastEventID: lastEventID, current: published.entry(project)?.version ?? 0, format: format)
+        sent = opening.sent
         var out = context.channel.allocator.buffer(capacity: 320)
         out.writeString(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
-                + "X-Accel-Buffering: no\r\nX-Request-Id: \(requestID)\r\nServer: remote-config\r\n")
+            "HTTP/1.1 200 OK\r\n\(StreamResponse.headerLines)X-Request-Id: \(requestID)\r\nServer: remote-config\r\n")
         if let origin = head.webOrigin, cors.allows(origin) { out.writeString(CORSPolicy.answerLines(origin: origin)) }
         out.writeString("Transfer-Encoding: chunked\r\n\r\n")
-        var first = Self.chunk(opening)
+        var first = StreamResponse.chunk(opening.text)
         out.writeBuffer(&first)
         context.writeAndFlush(wrapOutboundOut(out), promise: nil)
 
         let duration = ContinuousClock.now - begin
-        metrics.request(route: Self.route, method: "GET", status: 200, duration: duration)
+        metrics.request(route: ClientPaths.stream, method: "GET", status: 200, duration: duration)
         accessLog.record(
-            method: "GET", prefix: "/v1/projects/", Substring(project), suffix: "/remoteConfig:stream", status: 200,
+            method: "GET", prefix: ClientPaths.projects, Substring(project), suffix: ClientPaths.streamSuffix,
+            status: 200,
             duration: duration, requestID: requestID)
         return true
     }

@@ -64,6 +64,13 @@ import Testing
                         "GET", "http://127.0.0.1:\(port)\(path)", headers: ["Authorization": "Bearer \(Self.token)"])
                     ids.append(try #require(reply.headers["x-request-id"]))
                 }
+                // And one NIO's parser refuses.
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                connection.send("NOT HTTP AT ALL\r\n\r\n")
+                let refused = try #require(try await connection.response())
+                try #require(refused.status == 400)
+                ids.append(try #require(refused.headers["x-request-id"]))
                 return ids
             }
             return try await group.reduce(into: []) { $0 += $1 }
@@ -72,17 +79,18 @@ import Testing
         #expect(try await server.waitForExit() == 0)
         let lines = server.output.split(separator: "\n").filter { $0.contains(" duration_ms=") }
         let format =
-            /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info remote-config: duration_ms=\d+\.\d\d hb\.request\.id=([A-Za-z0-9._-]+) \[RemoteConfigServer\] (GET|POST|PUT) (\/\S*) (\d{3})$/
+            /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info remote-config: duration_ms=\d+\.\d\d hb\.request\.id=([A-Za-z0-9._-]+) \[RemoteConfigServer\] (GET|POST|PUT|-) (\/\S*|-) (\d{3})$/
         var byID: [String: [Substring]] = [:]
         for line in lines {
             let match = try #require(line.wholeMatch(of: format), "not an access-log line: \(line)")
             byID[String(match.1), default: []].append(match.3)
         }
-        #expect(ids.count == 203)
+        #expect(ids.count == 204)
         for id in ids { #expect(byID[id]?.count == 1, "request \(id) has \(byID[id]?.count ?? 0) lines") }
         #expect(lines.contains { $0.hasSuffix(" POST /v1/projects/shop-app/remoteConfig:fetch 200") })
         #expect(lines.contains { $0.hasSuffix(" POST /ofrep/v1/evaluate/flags 200") })
         #expect(lines.contains { $0.hasSuffix(" GET /v1/nothing-here 404") })
+        #expect(lines.contains { $0.hasSuffix(" - - 400") })
         #expect(!server.output.contains(key), "a key reached the log")
         #expect(!lines.contains { $0.contains("?") }, "a query reached the log")
     }
