@@ -19,9 +19,7 @@ import Testing
     }
 
     @Test func startedHaltedAndCompletedGoToWebhooks() async throws {
-        try await TestApp.run(
-            url: try await TestClusterURL.make(), configure: { $0.webhooks.allowPrivate = true }
-        ) { app in
+        try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.allowPrivate) { app in
             _ = try await RolloutFixture.setUp(app)
             let hook = try await app.call(
                 .post, "/v1/projects/shop-app/webhooks",
