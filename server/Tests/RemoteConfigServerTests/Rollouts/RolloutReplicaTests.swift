@@ -39,6 +39,33 @@ import Testing
         }
     }
 
+    @Test func manyRoundsAtOnceStillPublishEachStepOnce() async throws {
+        try await TestApp.run { app in
+            _ = try await RolloutFixture.setUp(app)
+            let rollout = try await RolloutFixture.start(
+                app,
+                steps: [
+                    ["percent": 1, "holdSeconds": 3600], ["percent": 10, "holdSeconds": 3600],
+                    ["percent": 50, "holdSeconds": 3600], ["percent": 100],
+                ])
+            // Eight rounds race the server's own scheduler for each step, as eight replicas would.
+            let store = RolloutStore(database: app.database)
+            for step in 1...3 {
+                try await RolloutFixture.makeDue(app, rollout)
+                let published = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<8 { group.addTask { try await store.publishDue().count } }
+                    return try await group.reduce(0, +)
+                }
+                let now = try await RolloutFixture.waitForSteps(app, rollout, step + 1)
+                #expect(now.currentStep == step)
+                #expect(published <= 1, "step \(step) published by \(published) rounds")
+            }
+            try await Task.sleep(for: .milliseconds(1200))
+            #expect(try await RolloutFixture.versions(app).count == 5)
+            #expect(try await RolloutFixture.get(app, rollout).history.map(\.step) == [0, 1, 2, 3])
+        }
+    }
+
     @Test func aServerStartedAfterAStepsTimePublishesItAtOnce() async throws {
         let url = try await TestClusterURL.make()
         let rollout = try await TestApp.run(url: url) { app in
