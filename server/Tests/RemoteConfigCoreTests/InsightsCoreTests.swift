@@ -107,6 +107,23 @@ struct InsightsCoreTests {
         #expect(merged.versions.values.reduce(0) { $0 + $1.answers } == 120_000)
     }
 
+    @Test("A caller sending a reserved label as its version counts as invalid, after versions filled up")
+    func reservedLabelsAreNotVersions() {
+        var counts = InsightCounts()
+        let spread: UInt64 = 0x9E37_79B9_7F4A_7C15  // distinct instances land in distinct registers
+        for minor in 0..<201 {
+            counts.record(platform: .ios, version: "1.\(minor)", hash: UInt64(minor + 1) &* spread, tally: .empty)
+        }
+        // `(other)` now exists (the 201st version), and a version seen before is counted without parsing it again.
+        counts.record(platform: .ios, version: "(other)", hash: 900, tally: .empty)
+        counts.record(platform: .ios, version: "(invalid)", hash: 901, tally: .empty)
+        counts.record(platform: .ios, version: "1.7", hash: 902 &* spread, tally: .empty)
+        #expect(counts.versions[.init(platform: "IOS", version: "(other)")]?.answers == 1)
+        #expect(counts.versions[.init(platform: "IOS", version: "(invalid)")]?.answers == 2)
+        #expect(counts.versions[.init(platform: "IOS", version: "1.7")]?.answers == 2)
+        #expect(counts.versions[.init(platform: "IOS", version: "1.7")]?.instances.estimate ?? 0 >= 1.5)
+    }
+
     @Test("Answers count per parameter source and matched condition, per signature")
     func answerSources() throws {
         let template = try RemoteConfigTemplate(

@@ -78,6 +78,16 @@ public struct InsightCounts: Sendable {
         platform: Platform?, version: String?, hash: UInt64?, tally: AnswerTally, position: Int? = nil
     ) {
         let platformName = platform?.rawValue ?? InsightVersion.unknownPlatform
+        // A version counted before this hour is a valid label already: one lookup, no parsing (this runs on
+        // every answer). The two reserved labels are never a caller's own version.
+        if let raw = version, raw != InsightVersion.other, raw != InsightVersion.invalid,
+            let index = versions.index(forKey: VersionKey(platform: platformName, version: raw))
+        {
+            versions.values[index].answers += 1
+            if let hash { versions.values[index].instances.add(hash: hash) }
+            countAnswer(tally, position: position)
+            return
+        }
         var label = InsightVersion.label(version)
         var key = VersionKey(platform: platformName, version: label)
         if versions[key] == nil, InsightVersion.isVersion(label) {
@@ -90,6 +100,10 @@ public struct InsightCounts: Sendable {
         }
         versions[key, default: VersionCount()].answers += 1
         if let hash { versions[key]!.instances.add(hash: hash) }
+        countAnswer(tally, position: position)
+    }
+
+    private mutating func countAnswer(_ tally: AnswerTally, position: Int?) {
         let answerKey = AnswerKey(tally: ObjectIdentifier(tally), position: Int32(position ?? -1))
         if let index = answers.index(forKey: answerKey) {
             answers.values[index].count += 1

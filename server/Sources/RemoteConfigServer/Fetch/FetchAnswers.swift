@@ -4,9 +4,9 @@ import HTTPTypes
 import NIOCore
 import RemoteConfigCore
 
-/// The fetch answers of one published template, remembered by `MatchSignature` and by request body
-/// (`AnswerMemo`): entries, JSON and SHA-256 are built once per signature, and a fetch, whether answered 200
-/// or 304, is an evaluation of the conditions and a lookup.
+/// The fetch answers of one published template, remembered by `MatchSignature` (`AnswerCache`, within the
+/// process's `AnswerBudget`) and by request body (`AnswerMemo`): entries, JSON and SHA-256 are built once per
+/// signature, and a fetch, whether answered 200 or 304, is an evaluation of the conditions and a lookup.
 final class FetchAnswers: Sendable {
     /// One answer, ready to write, plain and gzipped; a class, so that handing it on per request costs one
     /// reference count rather than one per buffer.
@@ -27,6 +27,14 @@ final class FetchAnswers: Sendable {
         let notModifiedHead: ByteBuffer
         /// What this answer counts for in insights.
         let tally: AnswerTally
+
+        /// About how many bytes this answer holds (`AnswerBudget`): its buffers, and its tally's entries.
+        var bytes: Int {
+            let buffers =
+                body.readableBytes + (gzipBody?.readableBytes ?? 0) + okHead.readableBytes
+                + (gzipOkHead?.readableBytes ?? 0) + notModifiedHead.readableBytes
+            return buffers + etag.utf8.count + 48 * (tally.sources.count + tally.matchedConditions.count) + 256
+        }
 
         init(state: FetchState, etag: String, body: ByteBuffer, tally: AnswerTally = .empty) {
             self.state = state
@@ -71,8 +79,8 @@ final class FetchAnswers: Sendable {
 
     /// The answer before anything is published.
     static let noTemplate = encode(.noTemplate)
-    /// At most this many signatures are remembered per template (see `AnswerMemo`).
-    static let capacity = AnswerMemo<Answer>.capacity
+    /// At most this many signatures are remembered per template (see `AnswerCache`).
+    static let capacity = AnswerCache<Answer>.capacity
     /// Above this `evaluationCost`, evaluating a caller is kept off the event loops (see `HeavyWork`).
     static let heavyCost = 4_000
     /// At most this many request bodies are remembered per template.
@@ -81,13 +89,21 @@ final class FetchAnswers: Sendable {
     static let bodyLimit = AnswerMemo<Answer>.bodyLimit
 
     let compiled: CompiledTemplate
+    private let cache: AnswerCache<Answer>
     private let memo: AnswerMemo<Answer>
 
-    init(_ compiled: CompiledTemplate) {
+    /// The answers of `compiled`, remembered within the process's budget.
+    convenience init(_ compiled: CompiledTemplate) { self.init(compiled, budget: .shared) }
+
+    /// The answers of `compiled`, remembered within `budget`.
+    init(_ compiled: CompiledTemplate, budget: AnswerBudget) {
         self.compiled = compiled
-        self.memo = AnswerMemo(compiled) { signature in
+        let build: @Sendable (MatchSignature) -> Answer = { signature in
             FetchAnswers.encode(compiled.resolve(signature), tally: compiled.tally(signature))
         }
+        self.cache = AnswerCache(compiled, budget: budget, build: build, weigh: \.bytes)
+        // Only its memory of request bodies is used: answers by signature are the budgeted cache's.
+        self.memo = AnswerMemo(compiled, build: build)
     }
 
     /// Whether evaluating one caller may take long enough to stall other connections.
@@ -100,7 +116,10 @@ final class FetchAnswers: Sendable {
     }
 
     /// The answer for `context`.
-    func answer(for context: FetchContext) -> Answer { memo.answer(for: context) }
+    func answer(for context: FetchContext) -> Answer { cache.answer(for: context) }
+
+    /// The answers remembered by signature now, and about how many bytes they hold.
+    var remembered: (count: Int, bytes: Int) { cache.remembered }
 
     /// The answer for a request body seen before, without parsing or evaluating it again (see `AnswerMemo`).
     func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? { memo.rememberedAnswer(body: body, now: now) }

@@ -153,6 +153,8 @@ final class OFREPAnswers: Sendable {
 
     let compiled: CompiledTemplate?
     private let memo: AnswerMemo<Answer>?
+    /// Evaluations by signature, within the process's `AnswerBudget` (the memo keeps request bodies only).
+    private let cache: AnswerCache<Answer>?
     /// A parameter's serving position by key.
     private let positions: [String: Int]
     private let empty: Answer
@@ -162,6 +164,7 @@ final class OFREPAnswers: Sendable {
         self.empty = Self.encode(items: [], templateVersion: nil)
         guard let compiled else {
             memo = nil
+            cache = nil
             positions = [:]
             return
         }
@@ -182,13 +185,19 @@ final class OFREPAnswers: Sendable {
         self.positions = positions
         let splitConditions = split
         let valueTypes = types
-        memo = AnswerMemo(compiled) { signature in
+        let build: @Sendable (MatchSignature) -> Answer = { signature in
             let items = compiled.outcomes(signature).map { outcome in
                 Item(
                     outcome: outcome, type: valueTypes[outcome.key] ?? .string,
                     split: outcome.condition.map(splitConditions.contains) ?? false)
             }
             return OFREPAnswers.encode(items: items, templateVersion: version, tally: compiled.tally(signature))
+        }
+        memo = AnswerMemo(compiled, build: build)
+        cache = AnswerCache(compiled, build: build) { answer in
+            // The flags, their gzip form and one caller origin's bulk body, the heads, the tally.
+            3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + 1_024
+                + 48 * (answer.tally.sources.count + answer.tally.matchedConditions.count)
         }
     }
 
@@ -199,7 +208,7 @@ final class OFREPAnswers: Sendable {
     func position(of key: Substring) -> Int? { positions[String(key)] }
 
     /// The evaluation for `context`.
-    func answer(for context: FetchContext) -> Answer { memo?.answer(for: context) ?? empty }
+    func answer(for context: FetchContext) -> Answer { cache?.answer(for: context) ?? empty }
 
     /// The evaluation for a request body seen before (see `AnswerMemo`).
     func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? {
