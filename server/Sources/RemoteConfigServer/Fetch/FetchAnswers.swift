@@ -28,12 +28,10 @@ final class FetchAnswers: Sendable {
         /// What this answer counts for in insights.
         let tally: AnswerTally
 
-        /// About how many bytes this answer holds (`AnswerBudget`): its buffers, and its tally's entries.
+        /// About how many bytes this answer holds (`AnswerBudget`): its buffers, and the objects around them.
         var bytes: Int {
-            let buffers =
-                body.readableBytes + (gzipBody?.readableBytes ?? 0) + okHead.readableBytes
-                + (gzipOkHead?.readableBytes ?? 0) + notModifiedHead.readableBytes
-            return buffers + etag.utf8.count + 48 * (tally.sources.count + tally.matchedConditions.count) + 256
+            body.readableBytes + (gzipBody?.readableBytes ?? 0) + okHead.readableBytes
+                + (gzipOkHead?.readableBytes ?? 0) + notModifiedHead.readableBytes + etag.utf8.count + 512
         }
 
         init(state: FetchState, etag: String, body: ByteBuffer, tally: AnswerTally = .empty) {

@@ -195,9 +195,8 @@ final class OFREPAnswers: Sendable {
         }
         memo = AnswerMemo(compiled, build: build)
         cache = AnswerCache(compiled, build: build) { answer in
-            // The flags, their gzip form and one caller origin's bulk body, the heads, the tally.
-            3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + 1_024
-                + 48 * (answer.tally.sources.count + answer.tally.matchedConditions.count)
+            // The flags, their gzip form and one caller origin's bulk body, the heads and fields.
+            3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + 2_048
         }
     }
 
