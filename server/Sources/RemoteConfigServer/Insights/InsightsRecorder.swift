@@ -17,7 +17,7 @@ final class InsightsRecorder: Sendable {
     private final class Shard: Sendable {
         struct State {
             var counts: [InsightsBatch.Key: InsightCounts] = [:]
-            var samples: [String: BottomKSample<FetchContext>] = [:]
+            var samples: [String: BottomKSample<PackedContext>] = [:]
         }
         let state = NIOLockedValueBox(State())
     }
@@ -53,13 +53,7 @@ final class InsightsRecorder: Sendable {
             guard let hash = caller.hash, sampleSize > 0 else { return }
             let sampleKey = InstanceHash.sampleKey(hash)
             if state.samples[project] == nil { state.samples[project] = BottomKSample(capacity: sampleSize) }
-            state.samples[project]!.offer(
-                key: sampleKey,
-                context: {
-                    var context = caller.context
-                    context.now = now
-                    return context
-                }())
+            state.samples[project]!.offer(key: sampleKey, context: PackedContext(caller.context, now: now))
         }
     }
 
@@ -77,9 +71,9 @@ final class InsightsRecorder: Sendable {
             part.counts = state.counts
             for (project, sample) in state.samples {
                 var converted = BottomKSample<InsightsBatch.Sample>(capacity: sampleSize)
-                for (key, context) in sample.entries {
-                    guard let sampled = SampledContext(context) else { continue }
-                    converted.offer(key: key, context: InsightsBatch.Sample(context: sampled, lastSeen: context.now))
+                for (key, packed) in sample.entries {
+                    guard let sampled = SampledContext(packed.context) else { continue }
+                    converted.offer(key: key, context: InsightsBatch.Sample(context: sampled, lastSeen: packed.now))
                 }
                 converted.trim()
                 part.samples[project] = converted
