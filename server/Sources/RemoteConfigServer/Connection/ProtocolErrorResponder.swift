@@ -22,7 +22,8 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
             context.fireErrorCaught(error)
             return
         }
-        guard !hasUnterminatedResponse, !answered else {
+        // A request cut off by its client's hang-up has nobody to answer.
+        guard !hasUnterminatedResponse, !answered, !ClientHangUp.matches(parserError) else {
             context.fireErrorCaught(error)
             return
         }
@@ -49,17 +50,10 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
         context.write(data, promise: promise)
     }
 
-    /// The status and JSON body for a parser error (fixed text: nothing of the request is echoed).
+    /// The status and JSON body for a parser error, from the one mapping (fixed text: nothing of the request
+    /// is echoed).
     static func answer(_ error: HTTPParserError) -> (HTTPResponseStatus, ByteBuffer) {
-        let apiError: APIError
-        switch error {
-        case .headerOverflow:
-            apiError = APIError(
-                .requestHeaderFieldsTooLarge, "the request head is larger than the server accepts (80 KiB)",
-                details: [ErrorDetail(field: "headers", reason: "HEADERS_TOO_LARGE")])
-        default:
-            apiError = .invalidField("request", reason: "MALFORMED_HTTP", "the request is not valid HTTP/1.1")
-        }
+        let apiError = APIError(mapping: error)
         return (HTTPResponseStatus(statusCode: Int(apiError.status.code)), apiError.encodedBody())
     }
 }

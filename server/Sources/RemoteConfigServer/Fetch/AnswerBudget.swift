@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Bytes of remembered answers across every template of the process (`AnswerCache`).
+/// Bytes of remembered answers across every template of the process (`AnswersBySignature`).
 final class AnswerBudget: Sendable {
     /// The process's budget: 64 MiB, about 25,000 fetch answers of the realistic template (50 parameters).
     static let shared = AnswerBudget(limit: 64 << 20)

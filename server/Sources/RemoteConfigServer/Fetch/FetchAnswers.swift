@@ -4,9 +4,9 @@ import HTTPTypes
 import NIOCore
 import RemoteConfigCore
 
-/// The fetch answers of one published template, remembered by `MatchSignature` (`AnswerCache`, within the
-/// process's `AnswerBudget`) and by request body (`AnswerMemo`): entries, JSON and SHA-256 are built once per
-/// signature, and a fetch, whether answered 200 or 304, is an evaluation of the conditions and a lookup.
+/// The fetch answers of one published template, by `MatchSignature` (`AnswersBySignature`, within the
+/// process's `AnswerBudget`): entries, JSON, gzip form and SHA-256 are built once per signature, and a fetch,
+/// whether answered 200 or 304, is an evaluation of the conditions and a lookup.
 final class FetchAnswers: Sendable {
     /// One answer, ready to write, plain and gzipped; a class, so that handing it on per request costs one
     /// reference count rather than one per buffer.
@@ -77,18 +77,13 @@ final class FetchAnswers: Sendable {
 
     /// The answer before anything is published.
     static let noTemplate = encode(.noTemplate)
-    /// At most this many signatures are remembered per template (see `AnswerCache`).
-    static let capacity = AnswerCache<Answer>.capacity
+    /// At most this many signatures are remembered per template (see `AnswersBySignature`).
+    static let capacity = AnswersBySignature<Answer>.capacity
     /// Above this `evaluationCost`, evaluating a caller is kept off the event loops (see `HeavyWork`).
     static let heavyCost = 4_000
-    /// At most this many request bodies are remembered per template.
-    static let bodyCapacity = AnswerMemo<Answer>.bodyCapacity
-    /// Bodies longer than this are not remembered (the memory would outweigh the saving).
-    static let bodyLimit = AnswerMemo<Answer>.bodyLimit
 
     let compiled: CompiledTemplate
-    private let cache: AnswerCache<Answer>
-    private let memo: AnswerMemo<Answer>
+    private let bySignature: AnswersBySignature<Answer>
 
     /// The answers of `compiled`, remembered within the process's budget.
     convenience init(_ compiled: CompiledTemplate) { self.init(compiled, budget: .shared) }
@@ -96,12 +91,9 @@ final class FetchAnswers: Sendable {
     /// The answers of `compiled`, remembered within `budget`.
     init(_ compiled: CompiledTemplate, budget: AnswerBudget) {
         self.compiled = compiled
-        let build: @Sendable (MatchSignature) -> Answer = { signature in
+        self.bySignature = AnswersBySignature(compiled, budget: budget, weigh: \.bytes) { signature in
             FetchAnswers.encode(compiled.resolve(signature), tally: compiled.tally(signature))
         }
-        self.cache = AnswerCache(compiled, budget: budget, build: build, weigh: \.bytes)
-        // Only its memory of request bodies is used: answers by signature are the budgeted cache's.
-        self.memo = AnswerMemo(compiled, build: build)
     }
 
     /// Whether evaluating one caller may take long enough to stall other connections.
@@ -114,26 +106,10 @@ final class FetchAnswers: Sendable {
     }
 
     /// The answer for `context`.
-    func answer(for context: FetchContext) -> Answer { cache.answer(for: context) }
+    func answer(for context: FetchContext) -> Answer { bySignature.answer(for: context) }
 
     /// The answers remembered by signature now, and about how many bytes they hold.
-    var remembered: (count: Int, bytes: Int) { cache.remembered }
-
-    /// The answer for a request body seen before, without parsing or evaluating it again (see `AnswerMemo`).
-    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? { memo.rememberedAnswer(body: body, now: now) }
-
-    /// The answer and the caller of a request body seen before (see `AnswerMemo`).
-    func rememberedCall(body: ByteBuffer, now: Date) -> (answer: Answer, caller: InsightCaller)? {
-        memo.rememberedCall(body: body, now: now)
-    }
-
-    /// Remembers `answer` for a valid request `body` evaluated at `now`.
-    func remember(body: ByteBuffer, answer: Answer, now: Date) { memo.remember(body: body, answer: answer, now: now) }
-
-    /// Remembers `answer` and its `caller` for a valid request `body` evaluated at `now`.
-    func remember(body: ByteBuffer, answer: Answer, caller: InsightCaller, now: Date) {
-        memo.remember(body: body, answer: answer, caller: caller, now: now)
-    }
+    var remembered: (count: Int, bytes: Int) { bySignature.remembered }
 
     /// The body bytes and the ETag, which depends only on what this caller receives (state and entries).
     static func encode(_ result: FetchResult, tally: AnswerTally = .empty) -> Answer {

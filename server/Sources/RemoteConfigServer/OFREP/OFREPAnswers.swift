@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import RemoteConfigCore
 
-/// The OFREP evaluations of one published template, remembered like fetch answers (`AnswerMemo`): per
+/// The OFREP evaluations of one published template, built like fetch answers (`AnswersBySignature`): per
 /// caller signature, the bulk body with every flag item in place, its ETag, and where each item lies in it,
 /// so that a single-flag evaluation is a slice of the same bytes (plus the template version, which a bulk
 /// answer carries once) and can never disagree with the bulk one.
@@ -152,9 +152,7 @@ final class OFREPAnswers: Sendable {
     static let nothingPublished = OFREPAnswers(nil)
 
     let compiled: CompiledTemplate?
-    private let memo: AnswerMemo<Answer>?
-    /// Evaluations by signature, within the process's `AnswerBudget` (the memo keeps request bodies only).
-    private let cache: AnswerCache<Answer>?
+    private let bySignature: AnswersBySignature<Answer>?
     /// A parameter's serving position by key.
     private let positions: [String: Int]
     private let empty: Answer
@@ -163,8 +161,7 @@ final class OFREPAnswers: Sendable {
         self.compiled = compiled
         self.empty = Self.encode(items: [], templateVersion: nil)
         guard let compiled else {
-            memo = nil
-            cache = nil
+            bySignature = nil
             positions = [:]
             return
         }
@@ -185,18 +182,13 @@ final class OFREPAnswers: Sendable {
         self.positions = positions
         let splitConditions = split
         let valueTypes = types
-        let build: @Sendable (MatchSignature) -> Answer = { signature in
+        bySignature = AnswersBySignature(compiled, weigh: Self.weigh) { signature in
             let items = compiled.outcomes(signature).map { outcome in
                 Item(
                     outcome: outcome, type: valueTypes[outcome.key] ?? .string,
                     split: outcome.condition.map(splitConditions.contains) ?? false)
             }
             return OFREPAnswers.encode(items: items, templateVersion: version, tally: compiled.tally(signature))
-        }
-        memo = AnswerMemo(compiled, build: build)
-        cache = AnswerCache(compiled, build: build) { answer in
-            // The flags, their gzip form and one caller origin's bulk body, the heads and fields.
-            3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + 2_048
         }
     }
 
@@ -206,25 +198,17 @@ final class OFREPAnswers: Sendable {
     /// The serving position of parameter `key`, nil when no such parameter is published.
     func position(of key: Substring) -> Int? { positions[String(key)] }
 
+    /// About how many bytes an evaluation holds (`AnswerBudget`): the flags, their gzip form and one caller
+    /// origin's bulk body, the heads and fields.
+    static func weigh(_ answer: Answer) -> Int {
+        3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + 2_048
+    }
+
     /// The evaluation for `context`.
-    func answer(for context: FetchContext) -> Answer { cache?.answer(for: context) ?? empty }
+    func answer(for context: FetchContext) -> Answer { bySignature?.answer(for: context) ?? empty }
 
-    /// The evaluation for a request body seen before (see `AnswerMemo`).
-    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? {
-        memo == nil ? empty : memo?.rememberedAnswer(body: body, now: now)
-    }
-
-    /// The evaluation and the caller of a request body seen before; the empty evaluation, with no caller,
-    /// before anything is published.
-    func rememberedCall(body: ByteBuffer, now: Date) -> (answer: Answer, caller: InsightCaller?)? {
-        guard let memo else { return (empty, nil) }
-        return memo.rememberedCall(body: body, now: now).map { ($0.answer, $0.caller) }
-    }
-
-    /// Remembers `answer` and its `caller` for a valid request `body` evaluated at `now`.
-    func remember(body: ByteBuffer, answer: Answer, caller: InsightCaller, now: Date) {
-        memo?.remember(body: body, answer: answer, caller: caller, now: now)
-    }
+    /// The evaluation before anything is published (no flags), given without reading the request.
+    var nothingPublishedAnswer: Answer? { bySignature == nil ? empty : nil }
 
     /// One parameter's outcome with what OFREP says about it.
     struct Item {

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
@@ -33,7 +32,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
     private let metrics: ServerMetrics
     private let cors: CORSPolicy
     private let deadlines: ConnectionDeadlines
-    private let logger: Logger
+    private let accessLog: AccessLog
     private var mode = Mode.reading
     private var buffer = ByteBuffer()
     private var context: ChannelHandlerContext?
@@ -50,7 +49,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
 
     init(
         hub: StreamHub, published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics,
-        cors: CORSPolicy, deadlines: ConnectionDeadlines, logger: Logger
+        cors: CORSPolicy, deadlines: ConnectionDeadlines, accessLog: AccessLog
     ) {
         self.cors = cors
         self.hub = hub
@@ -58,7 +57,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         self.clientKeys = clientKeys
         self.metrics = metrics
         self.deadlines = deadlines
-        self.logger = logger
+        self.accessLog = accessLog
     }
 
     /// The route the access log and metrics name, as the router names it.
@@ -160,15 +159,9 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
 
         let duration = ContinuousClock.now - begin
         metrics.request(route: Self.route, method: "GET", status: 200, duration: duration)
-        if logger.logLevel <= .info {
-            var logger = self.logger
-            logger[metadataKey: "hb.request.id"] = .string(requestID)
-            let milliseconds =
-                Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
-            logger.info(
-                "GET /v1/projects/\(project)/remoteConfig:stream 200",
-                metadata: ["duration_ms": "\(String(format: "%.2f", milliseconds))"])
-        }
+        accessLog.record(
+            method: "GET", prefix: "/v1/projects/", Substring(project), suffix: "/remoteConfig:stream", status: 200,
+            duration: duration, requestID: requestID)
         return true
     }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Answers remembered by signature stay within one memory budget across every template of the process: a
 /// server holding many projects whose callers split into thousands of signatures held gigabytes before.
-@Suite struct AnswerCacheTests {
+@Suite struct AnswerBudgetTests {
     /// A template whose callers of versions 1.0.0 to 1.0.19 get 20 different answers, each over 2 KB.
     static func template(_ name: String) throws -> CompiledTemplate {
         var conditions: [[String: String]] = []

@@ -1,16 +1,20 @@
 import NIOConcurrencyHelpers
 import RemoteConfigCore
 
-/// The answers of one published template by `MatchSignature`, built once per signature, within a memory
-/// budget shared by every template of the process (`AnswerBudget`).
+/// The answers of one published template for one kind of client call (a fetch, an OFREP evaluation), by
+/// `MatchSignature`: which of the template's conditions select the caller.
 ///
-/// Callers with the same signature get the same bytes, so a fetch is an evaluation of the conditions and a
-/// lookup. But a template whose percent conditions split its fleet finely has thousands of signatures, each
-/// answer a few kilobytes, and a server holds one template per project: without a shared bound, 200 such
-/// projects held gigabytes. When the budget is spent, the template that needs room forgets its own answers
-/// and starts again, so busy templates keep what they use and memory stays within the budget plus one
-/// answer per template.
-final class AnswerCache<Answer: Sendable>: Sendable {
+/// An answer depends only on that signature, so every caller with the same one gets the same bytes: they
+/// are built once, and a call is an evaluation of the conditions and a lookup. This is what serves a device
+/// the server has never seen (nearly every fetch in production: every device sends its own
+/// `appInstanceId`).
+///
+/// Memory is bounded across templates, not only per template: a template whose percent conditions split its
+/// fleet finely has thousands of signatures of a few kilobytes each, and a server holds one template per
+/// project, so 200 such projects held gigabytes. Every template's answers share one `AnswerBudget`; when it
+/// is spent, the template that needs room forgets its own answers and starts again, so busy templates keep
+/// what they use and memory stays within the budget.
+final class AnswersBySignature<Answer: Sendable>: Sendable {
     /// At most this many signatures per template, whatever the budget.
     static var capacity: Int { 10_000 }
 
@@ -25,10 +29,10 @@ final class AnswerCache<Answer: Sendable>: Sendable {
     private let state = NIOLockedValueBox(State())
 
     /// `build` makes the answer of a signature the first time it is asked for; `weigh` says about how many
-    /// bytes it holds.
+    /// bytes it holds, counted against `budget`.
     init(
-        _ compiled: CompiledTemplate, budget: AnswerBudget = .shared,
-        build: @escaping @Sendable (MatchSignature) -> Answer, weigh: @escaping @Sendable (Answer) -> Int
+        _ compiled: CompiledTemplate, budget: AnswerBudget = .shared, weigh: @escaping @Sendable (Answer) -> Int,
+        build: @escaping @Sendable (MatchSignature) -> Answer
     ) {
         self.compiled = compiled
         self.budget = budget
@@ -61,6 +65,6 @@ final class AnswerCache<Answer: Sendable>: Sendable {
         return answer
     }
 
-    /// The answers remembered now, and about how many bytes they hold (for tests).
+    /// The answers remembered now, and about how many bytes they hold.
     var remembered: (count: Int, bytes: Int) { state.withLockedValue { ($0.answers.count, $0.bytes) } }
 }
