@@ -47,6 +47,23 @@ public final class AnswerTally: Sendable {
         }
     }
 
+    /// Calls `body` with each served parameter's source, in serving order, without making a list of them
+    /// (counting adds up every distinct answer's sources).
+    public func forEachSource(_ body: (Source) -> Void) {
+        switch storage {
+        case .listed(let sources, _): sources.forEach(body)
+        case .signature(let signature, let tables): tables.forEachSource(signature, body)
+        }
+    }
+
+    /// The source of the parameter at serving position `position`, nil past the last.
+    public func source(at position: Int) -> Source? {
+        switch storage {
+        case .listed(let sources, _): return position < sources.count ? sources[position] : nil
+        case .signature(let signature, let tables): return tables.source(signature, at: position)
+        }
+    }
+
     /// The conditions some parameter refers to that were true for these callers, in template order.
     public var matchedConditions: [String] {
         switch storage {

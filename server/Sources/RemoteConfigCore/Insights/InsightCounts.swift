@@ -147,11 +147,11 @@ public struct InsightCounts: Sendable {
         for (key, entry) in answers {
             let tally = entry.tally
             if key.position >= 0 {
-                if Int(key.position) < tally.sources.count {
-                    added[Self.sourceKey(tally.sources[Int(key.position)]), default: 0] += entry.count
+                if let source = tally.source(at: Int(key.position)) {
+                    added[Self.sourceKey(source), default: 0] += entry.count
                 }
             } else {
-                for source in tally.sources { added[Self.sourceKey(source), default: 0] += entry.count }
+                tally.forEachSource { added[Self.sourceKey($0), default: 0] += entry.count }
             }
             for condition in tally.matchedConditions {
                 added[SourceKey(parameter: nil, source: "", condition: condition), default: 0] += entry.count

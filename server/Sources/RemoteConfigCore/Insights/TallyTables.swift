@@ -22,22 +22,33 @@ final class TallyTables: Sendable {
     func sources(_ signature: MatchSignature) -> [AnswerTally.Source] {
         var sources: [AnswerTally.Source] = []
         sources.reserveCapacity(slots.count)
-        for (position, slot) in slots.enumerated() {
-            var value = slot.defaultValue
-            var decidedBy: Int32?
-            for rule in rules[Int(slot.ruleStart)..<Int(slot.ruleEnd)] where signature.contains(Int(rule.bit)) {
-                value = rule.value
-                decidedBy = rule.condition
-                break
-            }
-            // A condition that chose the in-app default still decided: it counts as the condition's.
-            let source: Explanation.Source =
-                decidedBy != nil ? .condition : value < 0 ? .inAppDefault : .defaultValue
-            sources.append(
-                AnswerTally.Source(
-                    parameter: keys[position], source: source, condition: decidedBy.map { conditionNames[Int($0)] }))
-        }
+        forEachSource(signature) { sources.append($0) }
         return sources
+    }
+
+    /// Calls `body` with each served parameter's source for callers with `signature`, in serving order.
+    func forEachSource(_ signature: MatchSignature, _ body: (AnswerTally.Source) -> Void) {
+        for position in slots.indices { body(source(signature, position)) }
+    }
+
+    /// The source of the parameter at `position` for callers with `signature`; nil past the last.
+    func source(_ signature: MatchSignature, at position: Int) -> AnswerTally.Source? {
+        position < slots.count ? source(signature, position) : nil
+    }
+
+    private func source(_ signature: MatchSignature, _ position: Int) -> AnswerTally.Source {
+        let slot = slots[position]
+        var value = slot.defaultValue
+        var decidedBy: Int32?
+        for rule in rules[Int(slot.ruleStart)..<Int(slot.ruleEnd)] where signature.contains(Int(rule.bit)) {
+            value = rule.value
+            decidedBy = rule.condition
+            break
+        }
+        // A condition that chose the in-app default still decided: it counts as the condition's.
+        let source: Explanation.Source = decidedBy != nil ? .condition : value < 0 ? .inAppDefault : .defaultValue
+        return AnswerTally.Source(
+            parameter: keys[position], source: source, condition: decidedBy.map { conditionNames[Int($0)] })
     }
 
     /// The used conditions true for callers with `signature`, in template order.
