@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""The fetch hot path against nginx, in one alternating run.
+"""The fetch path against nginx with repeating contexts, in one alternating run.
+
+These rows cycle through 200 fixed contexts (and their ETags) with both access logs off, as the figures before
+2026-11-26 were measured: they show the cost of a caller the server has answered before, and of the rows'
+variants (304, OFREP, gzip, large answers). Production traffic (every fetch a new device, logs on) is measured
+by new_devices.py, which run.sh runs first.
 
 Starts `remote-config serve` (embedded PostgreSQL, temporary data dir) and nginx (one worker, `etag on`) on
 127.0.0.1, publishes a realistic template (50 parameters, 20 conditions on platform, version, build, country

@@ -1,23 +1,35 @@
 #!/usr/bin/env bash
-# Fetch hot path against nginx, alternating in one run: req/s, p50 and p99 for fetch 200, fetch 304,
-# nginx 200, nginx 304 and /healthz, then the ratios. Installs wrk and nginx with apt-get when missing.
+# The fetch path against nginx. By default two scripts in turn, each alternating its rows in one run:
+#   new_devices.py   production traffic: every request a device never seen before, access logs on (and off),
+#                    insights on (and off), nginx answering the same bytes from memory; the targets' ratios
+#   fetch_bench.py   repeating contexts (200 contexts cycled, their ETags): fetch 200/304, OFREP, gzip, large
+#                    answers, nginx from files and memory, /healthz
+# and on request:
+#   tenants_memory.py  200 projects, a minute of new devices across them: RSS before and after
+# Installs wrk and nginx with apt-get when missing.
 #
-#   server/Benchmarks/fetch/run.sh                          # release build (swift build -c release), 2 passes of 10 s
+#   server/Benchmarks/fetch/run.sh                          # release build (swift build -c release), both scripts
 #   server/Benchmarks/fetch/run.sh --binary PATH            # any remote-config executable (e.g. a reference build)
-#   server/Benchmarks/fetch/run.sh --duration 5 --passes 3  # other arguments go to fetch_bench.py (--help)
+#   server/Benchmarks/fetch/run.sh --new-devices            # only new_devices.py (--repeating: only fetch_bench.py)
+#   server/Benchmarks/fetch/run.sh --tenants                # only tenants_memory.py
+#   server/Benchmarks/fetch/run.sh --duration 5 --passes 3  # other arguments go to the scripts (--help)
 #
-# Loopback only; the server and nginx get temporary directories that are removed.
+# Loopback only; the servers and nginx get temporary directories that are removed.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 binary=""
+scripts=(new_devices.py fetch_bench.py)
 pass=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --binary) binary="$2"; shift 2 ;;
         --binary=*) binary="${1#--binary=}"; shift ;;
-        -h|--help) sed -n '2,8p' "$0"; python3 "$here/fetch_bench.py" --help; exit 0 ;;
+        --new-devices) scripts=(new_devices.py); shift ;;
+        --repeating) scripts=(fetch_bench.py); shift ;;
+        --tenants) scripts=(tenants_memory.py); shift ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) pass+=("$1"); shift ;;
     esac
 done
@@ -41,4 +53,6 @@ if [[ -z "$binary" ]]; then
 fi
 [[ -x "$binary" ]] || { echo "not an executable: $binary" >&2; exit 2; }
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-exec python3 "$here/fetch_bench.py" --binary "$binary" ${pass[@]+"${pass[@]}"}
+for script in "${scripts[@]}"; do
+    python3 "$here/$script" --binary "$binary" ${pass[@]+"${pass[@]}"}
+done

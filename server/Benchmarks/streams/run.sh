@@ -4,6 +4,8 @@
 #   server/Benchmarks/streams/run.sh                         # release build (swift build -c release), 10,000 streams
 #   server/Benchmarks/streams/run.sh --debug -n 1000         # the existing debug binary, 1,000 streams
 #   server/Benchmarks/streams/run.sh --binary PATH -n 10000  # any remote-config executable
+#   server/Benchmarks/streams/run.sh --publish-fetch         # publish_fetch.py: 10,000 apps holding streams each
+#                                                            # fetch their new answer after a publish
 #
 # Every other argument goes to stream_load.py (see `--help` there): -n/--streams, --concurrency,
 # --timeout, --json FILE, ... Loopback only; the server gets a temporary data dir that is removed.
@@ -13,14 +15,16 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 binary=""
 mode="release"
+script="stream_load.py"
 pass=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --debug) mode="debug"; shift ;;
+        --publish-fetch) script="publish_fetch.py"; shift ;;
         --release) mode="release"; shift ;;
         --binary) binary="$2"; mode="given"; shift 2 ;;
         --binary=*) binary="${1#--binary=}"; mode="given"; shift ;;
-        -h|--help) sed -n '2,8p' "$0"; python3 "$here/stream_load.py" --help; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0"; python3 "$here/$script" --help; exit 0 ;;
         *) pass+=("$1"); shift ;;
     esac
 done
@@ -43,4 +47,4 @@ esac
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 echo "fd limit: $(ulimit -n) (hard $(ulimit -Hn))" >&2
 
-exec python3 "$here/stream_load.py" --binary "$binary" ${pass[@]+"${pass[@]}"}
+exec python3 "$here/$script" --binary "$binary" ${pass[@]+"${pass[@]}"}

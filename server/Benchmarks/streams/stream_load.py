@@ -101,8 +101,9 @@ def cpu_seconds(pid: int) -> float:
 class Server:
     """One `remote-config serve --port 0` with an embedded cluster in a temporary data dir."""
 
-    def __init__(self, binary: str, admin_token: str, keep_data: bool) -> None:
+    def __init__(self, binary: str, admin_token: str, keep_data: bool, log_level: str = "warning") -> None:
         self.binary = binary
+        self.log_level = log_level
         self.admin_token = admin_token
         self.keep_data = keep_data
         # 0755: as root the embedded cluster runs as the `postgres` user, which must be able to enter the
@@ -115,7 +116,7 @@ class Server:
         self.exit_status: int | None = None
 
     def start(self, timeout: float) -> None:
-        env = dict(os.environ, RC_ADMIN_TOKEN=self.admin_token, RC_LOG_LEVEL="warning")
+        env = dict(os.environ, RC_ADMIN_TOKEN=self.admin_token, RC_LOG_LEVEL=self.log_level)
         env.pop("RC_DATABASE_URL", None)
         env.pop("DATABASE_URL", None)
         self.log_file = open(self.log_path, "wb")

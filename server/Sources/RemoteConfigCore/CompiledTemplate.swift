@@ -34,6 +34,8 @@ public struct CompiledTemplate: Sendable {
     /// The bytes of every served key and value: more than any one answer holds, and what encoding and
     /// compressing an answer costs in proportion to.
     public let servedBytes: Int
+    /// What every `AnswerTally` of this template reads its sources from.
+    let tallyTables: TallyTables
 
     /// Where a parameter's default and rules are; `-1` as a value means "send nothing".
     struct Slot: Sendable {
@@ -98,6 +100,8 @@ public struct CompiledTemplate: Sendable {
         self.evaluationCost = used.reduce(0) { $0 + conditions[Int($1)].node.cost }
         self.servedBytes = (keys + valueTable.values).reduce(0) { $0 + $1.utf8.count }
         self.inputs = Self.inputs(conditions: conditions, usedConditions: Set(used.map(Int.init)))
+        self.tallyTables = TallyTables(
+            keys: keys, slots: slots, rules: rules, conditionNames: conditions.map(\.name), usedConditions: used)
     }
 
     /// Interns served strings; `-1` stands for `useInAppDefault`, `nil` for values not served.

@@ -107,6 +107,53 @@ struct InsightsCoreTests {
         #expect(merged.versions.values.reduce(0) { $0 + $1.answers } == 120_000)
     }
 
+    @Test("A caller sending a reserved label as its version counts as invalid, after versions filled up")
+    func reservedLabelsAreNotVersions() {
+        var counts = InsightCounts()
+        let spread: UInt64 = 0x9E37_79B9_7F4A_7C15  // distinct instances land in distinct registers
+        for minor in 0..<201 {
+            counts.record(platform: .ios, version: "1.\(minor)", hash: UInt64(minor + 1) &* spread, tally: .empty)
+        }
+        // `(other)` now exists (the 201st version), and a version seen before is counted without parsing it again.
+        counts.record(platform: .ios, version: "(other)", hash: 900, tally: .empty)
+        counts.record(platform: .ios, version: "(invalid)", hash: 901, tally: .empty)
+        counts.record(platform: .ios, version: "1.7", hash: 902 &* spread, tally: .empty)
+        #expect(counts.versions[.init(platform: "IOS", version: "(other)")]?.answers == 1)
+        #expect(counts.versions[.init(platform: "IOS", version: "(invalid)")]?.answers == 2)
+        #expect(counts.versions[.init(platform: "IOS", version: "1.7")]?.answers == 2)
+        #expect(counts.versions[.init(platform: "IOS", version: "1.7")]?.instances.estimate ?? 0 >= 1.5)
+    }
+
+    @Test("A tally's sources are each parameter's outcome, a condition that chose the in-app default included")
+    func tallySourcesAreTheOutcomes() throws {
+        let template = try RemoteConfigTemplate(
+            json: #"""
+                {"conditions": [{"name": "ios", "expression": "device.os == 'ios'"},
+                                {"name": "old", "expression": "app.version.<(['2.0'])"}],
+                 "parameters": {"force": {"defaultValue": {"value": "false"},
+                                          "conditionalValues": {"old": {"value": "true"}}},
+                                "tip": {"defaultValue": {"value": "hello"},
+                                        "conditionalValues": {"ios": {"useInAppDefault": true}}},
+                                "quiet": {"defaultValue": {"useInAppDefault": true}}}}
+                """#.utf8)
+        let compiled = try CompiledTemplate(template)
+        for (platform, version) in [(Platform.ios, "1.0"), (.android, "3.0"), (.ios, "3.0"), (.web, "1.5")] {
+            let signature = compiled.signature(
+                for: FetchContext(appInstanceId: "a", platform: platform, appVersion: version))
+            let expected = compiled.outcomes(signature).map { outcome in
+                AnswerTally.Source(
+                    parameter: outcome.key, source: outcome.condition == nil ? outcome.source : .condition,
+                    condition: outcome.condition)
+            }
+            let tally = compiled.tally(signature)
+            #expect(tally.sources == expected)
+            var matched: [String] = []
+            if platform == .ios { matched.append("ios") }
+            if version == "1.0" || version == "1.5" { matched.append("old") }
+            #expect(tally.matchedConditions == matched)
+        }
+    }
+
     @Test("Answers count per parameter source and matched condition, per signature")
     func answerSources() throws {
         let template = try RemoteConfigTemplate(

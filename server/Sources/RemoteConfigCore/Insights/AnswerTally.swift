@@ -1,6 +1,11 @@
 /// What one answer (one caller signature of one template) counts for: each parameter's source, and the
 /// conditions that were true. Made once per signature, with the answer, so counting a call is counting the
 /// answer it got.
+///
+/// Counting holds on to the tallies of the answers it counted until it adds them up (`InsightCounts`), for
+/// every project a server answers: so a tally is small, a signature and its template's shared tables, and
+/// its sources are worked out when they are added up (they were a list of every parameter, 2 KB for a
+/// template of 50, which 200 projects' counts held by the hundred megabytes).
 public final class AnswerTally: Sendable {
     /// One parameter's value and what decided it.
     public struct Source: Sendable, Hashable {
@@ -19,15 +24,52 @@ public final class AnswerTally: Sendable {
         }
     }
 
-    /// Every served parameter, in serving order.
-    public let sources: [Source]
-    /// The conditions some parameter refers to that were true for these callers, in template order.
-    public let matchedConditions: [String]
+    private enum Storage: Sendable {
+        case listed(sources: [Source], matched: [String])
+        case signature(MatchSignature, TallyTables)
+    }
+    private let storage: Storage
 
-    /// Creates a tally.
+    /// Creates a tally from its sources and matched conditions.
     public init(sources: [Source], matchedConditions: [String]) {
-        self.sources = sources
-        self.matchedConditions = matchedConditions
+        storage = .listed(sources: sources, matched: matchedConditions)
+    }
+
+    init(signature: MatchSignature, tables: TallyTables) {
+        storage = .signature(signature, tables)
+    }
+
+    /// Every served parameter, in serving order.
+    public var sources: [Source] {
+        switch storage {
+        case .listed(let sources, _): return sources
+        case .signature(let signature, let tables): return tables.sources(signature)
+        }
+    }
+
+    /// Calls `body` with each served parameter's source, in serving order, without making a list of them
+    /// (counting adds up every distinct answer's sources).
+    public func forEachSource(_ body: (Source) -> Void) {
+        switch storage {
+        case .listed(let sources, _): sources.forEach(body)
+        case .signature(let signature, let tables): tables.forEachSource(signature, body)
+        }
+    }
+
+    /// The source of the parameter at serving position `position`, nil past the last.
+    public func source(at position: Int) -> Source? {
+        switch storage {
+        case .listed(let sources, _): return position < sources.count ? sources[position] : nil
+        case .signature(let signature, let tables): return tables.source(signature, at: position)
+        }
+    }
+
+    /// The conditions some parameter refers to that were true for these callers, in template order.
+    public var matchedConditions: [String] {
+        switch storage {
+        case .listed(_, let matched): return matched
+        case .signature(let signature, let tables): return tables.matchedConditions(signature)
+        }
     }
 
     /// Nothing published: no parameter, no condition.
@@ -38,15 +80,6 @@ extension CompiledTemplate {
     /// What an answer to callers with `signature` counts for. Only conditions some parameter refers to are
     /// evaluated for a fetch, so only those can be counted as matched.
     public func tally(_ signature: MatchSignature) -> AnswerTally {
-        let sources = outcomes(signature).map { outcome in
-            AnswerTally.Source(
-                parameter: outcome.key, source: outcome.condition == nil ? outcome.source : .condition,
-                condition: outcome.condition)
-        }
-        var matched: [String] = []
-        for (bit, condition) in usedConditions.enumerated() where signature.contains(bit) {
-            matched.append(conditions[Int(condition)].name)
-        }
-        return AnswerTally(sources: sources, matchedConditions: matched)
+        AnswerTally(signature: signature, tables: tallyTables)
     }
 }

@@ -78,6 +78,16 @@ public struct InsightCounts: Sendable {
         platform: Platform?, version: String?, hash: UInt64?, tally: AnswerTally, position: Int? = nil
     ) {
         let platformName = platform?.rawValue ?? InsightVersion.unknownPlatform
+        // A version counted before this hour is a valid label already: one lookup, no parsing (this runs on
+        // every answer). The two reserved labels are never a caller's own version.
+        if let raw = version, raw != InsightVersion.other, raw != InsightVersion.invalid,
+            let index = versions.index(forKey: VersionKey(platform: platformName, version: raw))
+        {
+            versions.values[index].answers += 1
+            if let hash { versions.values[index].instances.add(hash: hash) }
+            countAnswer(tally, position: position)
+            return
+        }
         var label = InsightVersion.label(version)
         var key = VersionKey(platform: platformName, version: label)
         if versions[key] == nil, InsightVersion.isVersion(label) {
@@ -90,6 +100,10 @@ public struct InsightCounts: Sendable {
         }
         versions[key, default: VersionCount()].answers += 1
         if let hash { versions[key]!.instances.add(hash: hash) }
+        countAnswer(tally, position: position)
+    }
+
+    private mutating func countAnswer(_ tally: AnswerTally, position: Int?) {
         let answerKey = AnswerKey(tally: ObjectIdentifier(tally), position: Int32(position ?? -1))
         if let index = answers.index(forKey: answerKey) {
             answers.values[index].count += 1
@@ -133,11 +147,11 @@ public struct InsightCounts: Sendable {
         for (key, entry) in answers {
             let tally = entry.tally
             if key.position >= 0 {
-                if Int(key.position) < tally.sources.count {
-                    added[Self.sourceKey(tally.sources[Int(key.position)]), default: 0] += entry.count
+                if let source = tally.source(at: Int(key.position)) {
+                    added[Self.sourceKey(source), default: 0] += entry.count
                 }
             } else {
-                for source in tally.sources { added[Self.sourceKey(source), default: 0] += entry.count }
+                tally.forEachSource { added[Self.sourceKey($0), default: 0] += entry.count }
             }
             for condition in tally.matchedConditions {
                 added[SourceKey(parameter: nil, source: "", condition: condition), default: 0] += entry.count

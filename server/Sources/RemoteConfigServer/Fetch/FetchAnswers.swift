@@ -4,9 +4,9 @@ import HTTPTypes
 import NIOCore
 import RemoteConfigCore
 
-/// The fetch answers of one published template, by `MatchSignature` (`AnswersBySignature`): entries, JSON,
-/// gzip form and SHA-256 are built once per signature, and a fetch, whether answered 200 or 304, is an
-/// evaluation of the conditions and a lookup.
+/// The fetch answers of one published template, by `MatchSignature` (`AnswersBySignature`, within the
+/// process's `AnswerBudget`): entries, JSON, gzip form and SHA-256 are built once per signature, and a fetch,
+/// whether answered 200 or 304, is an evaluation of the conditions and a lookup.
 final class FetchAnswers: Sendable {
     /// One answer, ready to write, plain and gzipped; a class, so that handing it on per request costs one
     /// reference count rather than one per buffer.
@@ -27,6 +27,12 @@ final class FetchAnswers: Sendable {
         let notModifiedHead: ByteBuffer
         /// What this answer counts for in insights.
         let tally: AnswerTally
+
+        /// About how many bytes this answer holds (`AnswerBudget`): its buffers, and the objects around them.
+        var bytes: Int {
+            body.readableBytes + (gzipBody?.readableBytes ?? 0) + okHead.readableBytes
+                + (gzipOkHead?.readableBytes ?? 0) + notModifiedHead.readableBytes + etag.utf8.count + 512
+        }
 
         init(state: FetchState, etag: String, body: ByteBuffer, tally: AnswerTally = .empty) {
             self.state = state
@@ -79,9 +85,13 @@ final class FetchAnswers: Sendable {
     let compiled: CompiledTemplate
     private let bySignature: AnswersBySignature<Answer>
 
-    init(_ compiled: CompiledTemplate) {
+    /// The answers of `compiled`, remembered within the process's budget.
+    convenience init(_ compiled: CompiledTemplate) { self.init(compiled, budget: .shared) }
+
+    /// The answers of `compiled`, remembered within `budget`.
+    init(_ compiled: CompiledTemplate, budget: AnswerBudget) {
         self.compiled = compiled
-        self.bySignature = AnswersBySignature(compiled) { signature in
+        self.bySignature = AnswersBySignature(compiled, budget: budget, weigh: \.bytes) { signature in
             FetchAnswers.encode(compiled.resolve(signature), tally: compiled.tally(signature))
         }
     }
@@ -97,6 +107,9 @@ final class FetchAnswers: Sendable {
 
     /// The answer for `context`.
     func answer(for context: FetchContext) -> Answer { bySignature.answer(for: context) }
+
+    /// The answers remembered by signature now, and about how many bytes they hold.
+    var remembered: (count: Int, bytes: Int) { bySignature.remembered }
 
     /// The body bytes and the ETag, which depends only on what this caller receives (state and entries).
     static func encode(_ result: FetchResult, tally: AnswerTally = .empty) -> Answer {

@@ -14,10 +14,10 @@ final class InsightsRecorder: Sendable {
     let sampleSize: Int
 
     /// One thread's counts.
-    private final class Shard: Sendable {
+    fileprivate final class Shard: Sendable {
         struct State {
             var counts: [InsightsBatch.Key: InsightCounts] = [:]
-            var samples: [String: BottomKSample<FetchContext>] = [:]
+            var samples: [String: BottomKSample<PackedContext>] = [:]
         }
         let state = NIOLockedValueBox(State())
     }
@@ -53,39 +53,68 @@ final class InsightsRecorder: Sendable {
             guard let hash = caller.hash, sampleSize > 0 else { return }
             let sampleKey = InstanceHash.sampleKey(hash)
             if state.samples[project] == nil { state.samples[project] = BottomKSample(capacity: sampleSize) }
-            state.samples[project]!.offer(
-                key: sampleKey,
-                context: {
-                    var context = caller.context
-                    context.now = now
-                    return context
-                }())
+            state.samples[project]!.offer(key: sampleKey, context: PackedContext(caller.context, now: now))
         }
     }
 
-    /// Takes every thread's counts so far (each thread starts afresh), added up.
-    func drain() -> InsightsBatch {
-        var batch = InsightsBatch()
-        for shard in shards.withLockedValue({ $0 }) {
-            let state = shard.state.withLockedValue { state in
-                // Each sample keeps its threshold: after the first interval, only the few instances that can
-                // still be among a project's smallest are held between flushes, not a sample's worth again.
-                defer { state = Shard.State(samples: state.samples.mapValues { $0.emptied() }) }
-                return state
+    /// Every thread's counts since the last time, taken from the threads but not yet added up: a flush turns
+    /// them into batches one project at a time (`batch(of:from:)`), so that it never holds every project's
+    /// converted sample at once (with 200 projects, that peak was a third of what a minute of new devices
+    /// grew the server by).
+    struct Taken {
+        fileprivate var states: [Shard.State]
+
+        /// The projects something was counted for.
+        var projects: Set<String> {
+            var projects = Set<String>()
+            for state in states {
+                for key in state.counts.keys { projects.insert(key.project) }
+                projects.formUnion(state.samples.keys)
             }
+            return projects
+        }
+    }
+
+    /// Takes every thread's counts so far; each thread starts afresh.
+    func take() -> Taken {
+        Taken(
+            states: shards.withLockedValue { $0 }.map { shard in
+                shard.state.withLockedValue { state in
+                    // Each sample keeps its threshold: after the first interval, only the few instances that can
+                    // still be among a project's smallest are held between flushes, not a sample's worth again.
+                    defer { state = Shard.State(samples: state.samples.mapValues { $0.emptied() }) }
+                    return state
+                }
+            })
+    }
+
+    /// `project`'s counts in `taken`, added up over the threads, and removed from `taken`.
+    func batch(of project: String, from taken: inout Taken) -> InsightsBatch {
+        var batch = InsightsBatch()
+        for index in taken.states.indices {
             var part = InsightsBatch()
-            part.counts = state.counts
-            for (project, sample) in state.samples {
+            for key in taken.states[index].counts.keys.filter({ $0.project == project }) {
+                part.counts[key] = taken.states[index].counts.removeValue(forKey: key)
+            }
+            if let sample = taken.states[index].samples.removeValue(forKey: project) {
                 var converted = BottomKSample<InsightsBatch.Sample>(capacity: sampleSize)
-                for (key, context) in sample.entries {
-                    guard let sampled = SampledContext(context) else { continue }
-                    converted.offer(key: key, context: InsightsBatch.Sample(context: sampled, lastSeen: context.now))
+                for (key, packed) in sample.entries {
+                    guard let sampled = SampledContext(packed.context) else { continue }
+                    converted.offer(key: key, context: InsightsBatch.Sample(context: sampled, lastSeen: packed.now))
                 }
                 converted.trim()
                 part.samples[project] = converted
             }
             batch.merge(part)
         }
+        return batch
+    }
+
+    /// Takes every thread's counts so far (each thread starts afresh), added up.
+    func drain() -> InsightsBatch {
+        var taken = take()
+        var batch = InsightsBatch()
+        for project in taken.projects { batch.merge(self.batch(of: project, from: &taken)) }
         return batch
     }
 }

@@ -38,16 +38,20 @@ struct InsightsService: Service {
 
     /// Writes what was counted since the last flush, and whatever an earlier flush could not write.
     func flush(_ pending: inout InsightsBatch) async {
-        pending.merge(recorder.drain())
-        for project in pending.projects.sorted() {
+        // Project by project: what was taken from the threads is converted for one project at a time.
+        var taken = recorder.take()
+        for project in pending.projects.union(taken.projects).sorted() {
             var part = InsightsBatch()
             part.counts = pending.counts.filter { $0.key.project == project }
             part.samples[project] = pending.samples[project]
+            for key in part.counts.keys { pending.counts[key] = nil }
+            pending.samples[project] = nil
+            // The newer counts merged last: a sample keeps an instance's newer context.
+            part.merge(recorder.batch(of: project, from: &taken))
             do {
                 try await store.add(part, sampleSize: recorder.sampleSize)
-                for key in part.counts.keys { pending.counts[key] = nil }
-                pending.samples[project] = nil
             } catch {
+                pending.merge(part)
                 logger.warning("insights: could not write the counts of \(project), kept for the next flush: \(error)")
             }
         }

@@ -182,7 +182,7 @@ final class OFREPAnswers: Sendable {
         self.positions = positions
         let splitConditions = split
         let valueTypes = types
-        bySignature = AnswersBySignature(compiled) { signature in
+        bySignature = AnswersBySignature(compiled, weigh: Self.weigh) { signature in
             let items = compiled.outcomes(signature).map { outcome in
                 Item(
                     outcome: outcome, type: valueTypes[outcome.key] ?? .string,
@@ -197,6 +197,12 @@ final class OFREPAnswers: Sendable {
 
     /// The serving position of parameter `key`, nil when no such parameter is published.
     func position(of key: Substring) -> Int? { positions[String(key)] }
+
+    /// About how many bytes an evaluation holds (`AnswerBudget`): the flags, their gzip form and one caller
+    /// origin's bulk body, the heads and fields.
+    static func weigh(_ answer: Answer) -> Int {
+        3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + 2_048
+    }
 
     /// The evaluation for `context`.
     func answer(for context: FetchContext) -> Answer { bySignature?.answer(for: context) ?? empty }

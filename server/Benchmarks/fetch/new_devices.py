@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Fetches as production sends them: every request a device the server has never seen, against nginx.
+
+In production every app instance sends its own `appInstanceId` and fetches about twice a day, so nearly
+every fetch a server answers is the first it sees from that caller. This script measures that path:
+
+  new device                 ours at its default log level (an access log line per request, written to a file
+                             as a service manager would), insights on: the server as it runs in production
+  new device, log off        the same server flags with `RC_LOG_LEVEL=warning` (no access log line)
+  new device, insights off   the same with `--insights off` (no counting, no impact sample), log on
+  nginx new device           nginx answering a fetch answer of the same template from memory
+                             (`return 200 '…'`), with a buffered access log (`access_log … buffer=64k`)
+  nginx new device, log off  the same nginx without its access log
+
+All five are driven by the very same wrk script (64 connections, 2 threads): each request a fresh random
+`appInstanceId`, platform, version, build, country and language, so no answer remembered by request body can
+serve it. The three servers run side by side (each its own embedded PostgreSQL) and the rows alternate in
+each pass, so the ratios compare moments seconds apart. It prints req/s, p50, p99 and CPU per request (the
+measured processes' user + system time over the requests answered), then the ratios against the targets.
+
+    python3 server/Benchmarks/fetch/new_devices.py --binary server/.build/release/remote-config
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fetch_bench import (HOST, LUA_LIBRARY, children, free_port, log, lua_string, publish_project,  # noqa: E402
+                         realistic_template, run_wrk)
+from common import TOKEN, call  # noqa: E402  (fetch_bench put the drills folder on the path)
+
+NEW_DEVICES_LIBRARY = r"""
+-- Every request a device never seen before: a random appInstanceId and a varied context, sent to one of
+-- `targets` (a path and its headers) chosen at random.
+local threads = 0
+setup = function(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+init = function(args)
+  math.randomseed(os.time() * 1000 + (tid or 0) * 7919)
+end
+local platforms = {"IOS", "ANDROID"}
+local countries = {"US", "GB", "JP", "DE", "FR", "BR", "IN", "KR", "CA", "AU"}
+local languages = {"en-US", "ja-JP", "de-DE", "fr-FR", "pt-BR"}
+local counter = 0
+request = function()
+  counter = counter + 1
+  local target = targets[math.random(#targets)]
+  local body = string.format('{"appInstanceId":"%08x%08x%08x%08x","appId":"com.example.shop",' ..
+    '"platform":"%s","appVersion":"%d.%d.%d","appBuild":"%d","countryCode":"%s","languageCode":"%s",' ..
+    '"sdkVersion":"remote-config-swift/1.0"}',
+    math.random(0, 0x7fffffff), math.random(0, 0x7fffffff), math.random(0, 0x7fffffff), counter,
+    platforms[math.random(2)], math.random(1, 3), math.random(0, 9), math.random(0, 5), math.random(90, 400),
+    countries[math.random(10)], languages[math.random(5)])
+  return wrk.format("POST", target.path, target.headers, body)
+end
+"""
+
+
+def write_new_devices_script(path: str, targets: list[tuple[str, dict]]) -> None:
+    """A wrk script sending new devices' fetches to `targets` ((path, headers) pairs, one picked per request)."""
+    lines = ["targets = {}"]
+    for url, headers in targets:
+        headers = {"Host": HOST, "Content-Type": "application/json", **headers}
+        table = "{" + ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items()) + "}"
+        lines.append(f"targets[#targets + 1] = {{path = {lua_string(url)}, headers = {table}}}")
+    done = LUA_LIBRARY[LUA_LIBRARY.index("done = function"):]
+    with open(path, "w") as script:
+        script.write("\n".join(lines) + "\n" + NEW_DEVICES_LIBRARY + done)
+
+
+class Server:
+    """`remote-config serve` on loopback with an embedded PostgreSQL; its output (the access log at the default
+    level) goes to a file, as under a service manager, never to a pipe this script would have to drain."""
+
+    def __init__(self, binary: str, work: str, name: str, env: dict | None = None, args: tuple = ()) -> None:
+        self.name = name
+        self.data_dir = tempfile.mkdtemp(prefix="rc-new-devices-")
+        os.chmod(self.data_dir, 0o755)  # the postgres user must reach the cluster inside it
+        self.log_path = os.path.join(work, name.replace(" ", "-") + ".log")
+        environment = dict(os.environ, RC_ADMIN_TOKEN=TOKEN)
+        for variable in ("RC_LOG_LEVEL", "RC_DATABASE_URL", "DATABASE_URL"):  # the default level, its own cluster
+            environment.pop(variable, None)
+        environment.update(env or {})
+        self.log_file = open(self.log_path, "wb")
+        self.process = subprocess.Popen([binary, "serve", "--host", HOST, "--port", "0", "--data-dir",
+                                         self.data_dir, *args], stdout=self.log_file, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL, env=environment)
+        self.base = ""
+
+    def wait_listening(self, timeout: float = 120) -> str:
+        pattern = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with open(self.log_path, "rb") as output:
+                match = pattern.search(output.read())
+            if match:
+                self.base = f"http://{HOST}:{int(match.group(1))}"
+                return self.base
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.name}: the server did not start; see {self.log_path}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log_file.close()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def start_nginx(work: str, answer: str, etag: str) -> tuple[subprocess.Popen, int, int]:
+    """nginx (one worker) answering `answer` from memory to any request, on one port with a buffered access
+    log and on another without one."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    logged, quiet = free_port(), free_port()
+    # In nginx's configuration a `$` starts a variable and a quoted value is read in 4 KiB at most.
+    assert "$" not in answer and len(answer) < 3500, "an answer nginx cannot return from its configuration"
+    quoted = "'" + answer.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    location = f"location / {{ add_header ETag '{etag}'; return 200 {quoted}; }}"
+    config = os.path.join(work, "nginx.conf")
+    with open(config, "w") as file:
+        file.write(f"""
+worker_processes 1;
+daemon off;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    keepalive_requests 1000000;
+    default_type application/json;
+    client_body_temp_path {work}/body;
+    proxy_temp_path {work}/proxy;
+    fastcgi_temp_path {work}/fastcgi;
+    uwsgi_temp_path {work}/uwsgi;
+    scgi_temp_path {work}/scgi;
+    server {{
+        listen {HOST}:{logged};
+        access_log {work}/nginx-access.log combined buffer=64k;
+        {location}
+    }}
+    server {{
+        listen {HOST}:{quiet};
+        access_log off;
+        {location}
+    }}
+}}
+""")
+    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        if all(call("GET", f"http://{HOST}:{port}/", timeout=1)[0] == 200 for port in (logged, quiet)):
+            return process, logged, quiet
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("nginx did not start; see " + os.path.join(work, "nginx-error.log"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True, help="the remote-config executable (a release build)")
+    parser.add_argument("--duration", type=int, default=8, help="seconds per wrk run (default 8)")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
+    parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--only", help="run just these rows, comma-separated (e.g. 'new device' while "
+                                       "`perf record -g -p PID` profiles the server whose PID is logged)")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed (apt-get install wrk); run.sh installs it")
+
+    work = tempfile.mkdtemp(prefix="rc-new-devices-")
+    os.chmod(work, 0o755)
+    servers: dict[str, Server] = {}
+    nginx = None
+    try:
+        for name, env, flags in [("new device", {}, ()), ("new device, log off", {"RC_LOG_LEVEL": "warning"}, ()),
+                                 ("new device, insights off", {}, ("--insights", "off"))]:
+            servers[name] = Server(args.binary, work, name, env, flags)
+        template = realistic_template(random.Random(20261124))
+        path = "/v1/projects/bench/remoteConfig:fetch"
+        keys = {}
+        for name, server in servers.items():
+            server.wait_listening()
+            keys[name] = publish_project(server.base, "bench", template)
+        # A typical answer for nginx to send: what ours answers a first-time iPhone of a middle version.
+        context = {"appInstanceId": "f" * 32, "appId": "com.example.shop", "platform": "IOS", "appVersion": "2.4.1",
+                   "appBuild": "210", "countryCode": "US", "languageCode": "en-US",
+                   "sdkVersion": "remote-config-swift/1.0"}
+        status, headers, answer = call("POST", servers["new device"].base + path, context,
+                                       {"X-API-Key": keys["new device"]})
+        assert status == 200, (status, answer)
+        nginx, nginx_port, nginx_quiet_port = start_nginx(work, answer.decode(), headers["ETag"])
+        log(f"answer {len(answer)} bytes; servers: " + ", ".join(f"{n} PID {s.process.pid}" for n, s in servers.items())
+            + f"; nginx PID {nginx.pid}")
+
+        # One wrk script per key; nginx runs the first one (it ignores the key), so the same bytes go out.
+        scripts = {}
+        for name in servers:
+            scripts[name] = os.path.join(work, name.replace(" ", "_").replace(",", "") + ".lua")
+            write_new_devices_script(scripts[name], [(path, {"X-API-Key": keys[name]})])
+        scripts["nginx new device"] = scripts["nginx new device, log off"] = scripts["new device"]
+        targets = {name: server.base for name, server in servers.items()}
+        targets["nginx new device"] = f"http://{HOST}:{nginx_port}"
+        targets["nginx new device, log off"] = f"http://{HOST}:{nginx_quiet_port}"
+        nginx_pids = [nginx.pid] + children(nginx.pid)
+        measured = {name: [server.process.pid] for name, server in servers.items()}
+        measured["nginx new device"] = measured["nginx new device, log off"] = nginx_pids
+
+        order = ["new device", "nginx new device", "new device, log off", "nginx new device, log off",
+                 "new device, insights off"]
+        if args.only:
+            order = [name.strip() for name in args.only.split(",")]
+        for name in order:  # warm up: allocator, connection state, caches
+            run_wrk(targets[name], scripts[name], 2, args.connections, args.threads)
+        results: dict[str, list[dict]] = {name: [] for name in order}
+        for number in range(1, args.passes + 1):
+            for name in order:
+                result = run_wrk(targets[name], scripts[name], args.duration, args.connections, args.threads,
+                                 measured[name])
+                results[name].append(result)
+                bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
+                    if result["errors"] or result["non2xx3xx"] else ""
+                log(f"pass {number} {name:26}: {result['rps']:9.0f} req/s  p50 {result['p50_ms']:6.2f} ms  "
+                    f"p99 {result['p99_ms']:6.2f} ms  CPU {result['cpu_us']:5.1f} µs/req{bad}")
+        lines = sum(1 for _ in open(servers["new device"].log_path, "rb"))
+        log(f"our access log: {lines} lines; nginx's: "
+            f"{sum(1 for _ in open(os.path.join(work, 'nginx-access.log'), 'rb'))} lines")
+        report(results, args)
+        failed = [name for name, runs in results.items() if any(r["errors"] or r["non2xx3xx"] for r in runs)]
+        if failed:
+            sys.exit(f"errors or 4xx/5xx answers in: {', '.join(failed)}; these figures are not valid")
+    finally:
+        if nginx is not None:
+            nginx.send_signal(signal.SIGQUIT)
+            try:
+                nginx.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                nginx.kill()
+        for server in servers.values():
+            server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
+    best = {name: max(runs, key=lambda r: r["rps"]) for name, runs in results.items()}
+    cpu = {name: min(r["cpu_us"] for r in runs) for name, runs in results.items()}
+    print(f"\nnew devices: {args.connections} connections, {args.threads} wrk threads, {args.passes} alternating "
+          f"passes of {args.duration} s; {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores")
+    print(f"{'':27} {'req/s (each pass)':>24} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs/req':>11}")
+    for name, runs in results.items():
+        rates = " / ".join(f"{r['rps']:.0f}" for r in runs)
+        print(f"{name:27} {rates:>24} {best[name]['p50_ms']:8.2f} {best[name]['p99_ms']:8.2f} {cpu[name]:11.1f}")
+    # (label, row a, row b, measure, target, whether a/b must be at least (True) or at most (False) the target)
+    wanted = [
+        ("req/s: new device / nginx new device", "new device", "nginx new device", "rps", 0.6, True),
+        ("p99: new device / nginx new device", "new device", "nginx new device", "p99", 2.0, False),
+        ("CPU per request: new device / nginx new device", "new device", "nginx new device", "cpu", 2.5, False),
+        ("CPU per request: insights on / off", "new device", "new device, insights off", "cpu", 1.05, False),
+        ("CPU per request: our log on / off", "new device", "new device, log off", "cpu", None, None),
+        ("CPU per request: nginx log on / off", "nginx new device", "nginx new device, log off", "cpu", None, None),
+        ("req/s, logs off: ours / nginx", "new device, log off", "nginx new device, log off", "rps", None, None),
+        ("CPU per request, logs off: ours / nginx", "new device, log off", "nginx new device, log off", "cpu",
+         None, None),
+    ]
+    measures = {"rps": lambda name: best[name]["rps"], "p99": lambda name: best[name]["p99_ms"],
+                "cpu": lambda name: cpu[name]}
+    ratios = {}
+    print(f"\n{'':50} {'best':>6} {'median of passes':>17}  target")
+    for label, a, b, kind, target, at_least in wanted:
+        if a not in results or b not in results:
+            continue
+        value = measures[kind](a) / measures[kind](b)
+        # The rows of one pass run seconds apart; the median of each pass's own ratio is steadier on a noisy
+        # machine than the ratio of two best passes taken at different moments.
+        key = {"rps": "rps", "p99": "p99_ms", "cpu": "cpu_us"}[kind]
+        median = statistics.median(x[key] / y[key] for x, y in zip(results[a], results[b]))
+        verdict = ""
+        if target is not None:
+            holds = value >= target if at_least else value <= target
+            verdict = f"{'>=' if at_least else '<='} {target}: {'holds' if holds else 'DOES NOT HOLD'}"
+        ratios[label] = {"best": value, "median": median}
+        print(f"{label:50} {value:6.2f} {median:17.2f}  {verdict}")
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump({"results": results, "ratios": ratios}, file, indent=2)
+
+
+if __name__ == "__main__":
+    main()
