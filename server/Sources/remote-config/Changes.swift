@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -251,7 +252,7 @@ enum ChangeRequestText {
     }
 
     /// The request's fields, one a line, then its diff against the published template.
-    static func details(_ object: JSONObject, diff: JSONObject, project: String, settings: JSONObject?) -> String {
+    static func details(_ object: JSONObject, diff: JSONObject, project: String, settings: Project?) -> String {
         let request = JSONValue.object(object)
         var rows: [(String, String)] = [
             ("State", request.text("state")),
@@ -273,11 +274,7 @@ enum ChangeRequestText {
         }
         let approvals = request["approvals"]?.arrayValue ?? []
         var count = "\(approvals.count)"
-        if let settings = settings.map(JSONValue.object), settings["requireApproval"]?.boolValue == true,
-            let required = settings["approvalsRequired"]?.stringValue ?? settings["approvalsRequired"]?.jsonString
-        {
-            count += " of \(required) required"
-        }
+        if let settings, settings.requireApproval { count += " of \(settings.approvalsRequired) required" }
         rows.append(("Approvals", count))
         let width = rows.map(\.0.count).max() ?? 0
         var lines = ["Change request \(id(request)) of \(project)"]

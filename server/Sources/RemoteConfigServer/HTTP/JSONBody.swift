@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigCore
 
 /// An admin request's body as a typed value, checked field by field when it is read.
@@ -35,6 +36,17 @@ struct JSONBody {
             throw APIError.invalidField("body", reason: "NOT_AN_OBJECT", "the request body must be a JSON object")
         }
         return JSONBody(object: object)
+    }
+
+    /// Reads the request's body as `type` (a RemoteConfigAPI body); 400 naming the field path and the reason.
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, context: AppRequestContext) async throws -> T {
+        let body = try await read(request, context: context)
+        do {
+            return try APIDecoder.decode(type, from: .object(body.object))
+        } catch let error as DecodingError {
+            let (field, problem) = FieldProblem.of(error)
+            throw APIError.invalidField(field, reason: problem.reason, problem.sentence(field: field))
+        }
     }
 
     /// A string field; nil when absent or null, 400 when of another type.
@@ -81,6 +93,20 @@ struct JSONBody {
 
 /// JSON responses, written by Core's writer (the one JSON stack of the server).
 enum JSONResponse {
+    /// `body` (a RemoteConfigAPI body) as a JSON answer.
+    static func make(
+        _ body: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) throws -> Response {
+        try make(bytes: APIEncoder.bytes(body), status: status, headers: headers)
+    }
+
+    /// Encoded JSON as an answer.
+    static func make(bytes: [UInt8], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     static func make(_ object: JSONObject, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
