@@ -13,6 +13,17 @@ public enum APIDecoder {
         try ValueDecoder(value: value, codingPath: []).decodeValue(type)
     }
 
+    /// Decodes a body whose decoding takes more than a decoder (`WebhookRequest(from:creating:)`).
+    public static func decode<T>(from value: JSONValue, using make: (any Decoder) throws -> T) throws -> T {
+        let decoder = ValueDecoder(value: value, codingPath: [])
+        do {
+            return try make(decoder)
+        } catch let problem as FieldProblem {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: problem.message, underlyingError: problem))
+        }
+    }
+
     /// Parses `bytes` as JSON and decodes `type` from it.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws -> T {
         let value: JSONValue
@@ -185,7 +196,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= elements.count }
 
     mutating func next() throws -> ValueDecoder {
-        let path = codingPath + [IndexKey(intValue: currentIndex)]
+        let path = codingPath + [AnyKey(intValue: currentIndex)]
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 JSONValue.self, .init(codingPath: path, debugDescription: "the array has no more elements"))
@@ -217,16 +228,4 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
     mutating func superDecoder() throws -> any Decoder { try next() }
-}
-
-/// An array position in a coding path.
-private struct IndexKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { String(intValue ?? 0) }
-
-    init(intValue: Int) { self.intValue = intValue }
-    init?(stringValue: String) {
-        guard let index = Int(stringValue) else { return nil }
-        self.intValue = index
-    }
 }

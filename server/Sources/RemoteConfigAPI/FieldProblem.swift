@@ -36,10 +36,24 @@ public struct FieldProblem: Error, Sendable, Equatable {
         }
     }
 
-    /// A field path as the API's error details write it: `changes.0.name`, `body` for the whole body.
+    /// A field path as the API's error details write it: `conditions[0].name`, `body` for the whole body.
     public static func path(_ codingPath: [any CodingKey]) -> String {
         guard !codingPath.isEmpty else { return "body" }
-        return codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return text
+    }
+
+    /// The error a body's `init(from:)` throws for the member at `path` (below the decoder's own path).
+    public static func at(_ path: [any CodingKey], of decoder: any Decoder, _ problem: FieldProblem) -> DecodingError {
+        .dataCorrupted(
+            .init(codingPath: decoder.codingPath + path, debugDescription: problem.message, underlyingError: problem))
     }
 
     /// The problem of a value of the wrong JSON type, by the Swift type that was expected.

@@ -16,14 +16,12 @@ public struct UpdateProjectRequest: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let known = Set(CodingKeys.allCases.map(\.rawValue))
-        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: [key], debugDescription: "unknown field",
-                    underlyingError: FieldProblem(
-                        reason: "UNKNOWN_FIELD",
-                        "is not a project setting; PATCH takes displayName, requireApproval, approvalsRequired")))
+        if let key = try AnyKey.unknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue))).first {
+            throw FieldProblem.at(
+                [key], of: decoder,
+                FieldProblem(
+                    reason: "UNKNOWN_FIELD",
+                    "is not a project setting; PATCH takes displayName, requireApproval, approvalsRequired"))
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         displayName = try container.decodeIfPresent(String.self, forKey: .displayName)

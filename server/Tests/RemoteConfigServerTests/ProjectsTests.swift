@@ -45,6 +45,12 @@ import Testing
             let mistyped = try await app.call(.post, "/v1/projects", json: ["projectId": 42])
             #expect(mistyped.status == 400)
             #expect(mistyped.errorReasons == ["NOT_A_STRING"])
+            #expect(
+                mistyped.errorBody
+                    == ErrorBody(
+                        error: .init(
+                            code: 400, status: "INVALID_ARGUMENT", message: "projectId must be a string",
+                            details: [.init(field: "projectId", reason: "NOT_A_STRING")])))
         }
     }
 

@@ -40,9 +40,16 @@ struct JSONBody {
 
     /// Reads the request's body as `type` (a RemoteConfigAPI body); 400 naming the field path and the reason.
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, context: AppRequestContext) async throws -> T {
+        try await decode(request, context: context) { try T(from: $0) }
+    }
+
+    /// Reads the request's body through `make` (a body's initializer taking more than a decoder).
+    static func decode<T>(
+        _ request: Request, context: AppRequestContext, using make: (any Decoder) throws -> T
+    ) async throws -> T {
         let body = try await read(request, context: context)
         do {
-            return try APIDecoder.decode(type, from: .object(body.object))
+            return try APIDecoder.decode(from: .object(body.object), using: make)
         } catch let error as DecodingError {
             let (field, problem) = FieldProblem.of(error)
             throw APIError.invalidField(field, reason: problem.reason, problem.sentence(field: field))
