@@ -71,31 +71,6 @@ struct JSONBody {
             throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string")
         }
     }
-
-    /// A string or whole-number field as text (Firebase sends version numbers as strings, people type numbers).
-    func stringOrInteger(_ field: String) throws -> String? {
-        switch object[field] {
-        case .number(let text)?:
-            // 1.0 and 1e0 are the whole number 1 in JSON.
-            if let whole = Int64(text) { return String(whole) }
-            if let value = Double(text), let whole = Int64(exactly: value) { return String(whole) }
-            throw APIError.invalidField(
-                field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
-        case .bool?, .array?, .object?:
-            throw APIError.invalidField(
-                field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
-        default:
-            return try string(field)
-        }
-    }
-
-    /// A required string field.
-    func requiredString(_ field: String) throws -> String {
-        guard let value = try string(field) else {
-            throw APIError.invalidField(field, reason: "REQUIRED", "\(field) is required")
-        }
-        return value
-    }
 }
 
 /// JSON responses, written by Core's writer (the one JSON stack of the server).
