@@ -13,8 +13,11 @@ public struct AnyKey: CodingKey, Sendable, Hashable {
         self.intValue = intValue
     }
 
-    /// The members of the object `decoder` is at that are not in `known`.
-    public static func unknown(in decoder: any Decoder, known: Set<String>) throws -> [AnyKey] {
-        try decoder.container(keyedBy: AnyKey.self).allKeys.filter { !known.contains($0.stringValue) }
+    /// Refuses the first member of the object `decoder` is at that is not in `known`: `UNKNOWN_FIELD`, with
+    /// `message` (what the route takes) after the member's name.
+    public static func refuseUnknown(in decoder: any Decoder, known: Set<String>, _ message: String) throws {
+        let sent = try decoder.container(keyedBy: AnyKey.self).allKeys
+        guard let key = sent.first(where: { !known.contains($0.stringValue) }) else { return }
+        throw FieldProblem.at([key], of: decoder, FieldProblem(reason: "UNKNOWN_FIELD", message))
     }
 }

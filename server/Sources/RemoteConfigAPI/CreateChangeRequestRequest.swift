@@ -26,13 +26,9 @@ public struct CreateChangeRequestRequest: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        if let key = try AnyKey.unknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue))).first {
-            throw FieldProblem.at(
-                [key], of: decoder,
-                FieldProblem(
-                    reason: "UNKNOWN_FIELD",
-                    "is not a field of a change request; send description, template or rollbackSource, publishTime"))
-        }
+        try AnyKey.refuseUnknown(
+            in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)),
+            "is not a field of a change request; send description, template or rollbackSource, publishTime")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         description = try container.decodeIfPresent(String.self, forKey: .description)
         template = try container.decodeIfPresent(JSONValue.self, forKey: .template)

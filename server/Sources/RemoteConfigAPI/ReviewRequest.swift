@@ -9,10 +9,7 @@ public struct ReviewRequest: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey { case comment }
 
     public init(from decoder: any Decoder) throws {
-        if let key = try AnyKey.unknown(in: decoder, known: ["comment"]).first {
-            throw FieldProblem.at(
-                [key], of: decoder, FieldProblem(reason: "UNKNOWN_FIELD", "is not a field of a review; send comment"))
-        }
+        try AnyKey.refuseUnknown(in: decoder, known: ["comment"], "is not a field of a review; send comment")
         comment = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .comment)
     }
 }

@@ -16,13 +16,9 @@ public struct UpdateProjectRequest: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        if let key = try AnyKey.unknown(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue))).first {
-            throw FieldProblem.at(
-                [key], of: decoder,
-                FieldProblem(
-                    reason: "UNKNOWN_FIELD",
-                    "is not a project setting; PATCH takes displayName, requireApproval, approvalsRequired"))
-        }
+        try AnyKey.refuseUnknown(
+            in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)),
+            "is not a project setting; PATCH takes displayName, requireApproval, approvalsRequired")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         displayName = try container.decodeIfPresent(String.self, forKey: .displayName)
         requireApproval = try container.decodeIfPresent(Bool.self, forKey: .requireApproval)

@@ -28,13 +28,9 @@ public struct WebhookRequest: Encodable, Sendable, Equatable {
     public init(from decoder: any Decoder, creating: Bool) throws {
         var known = Set(CodingKeys.allCases.map(\.rawValue))
         if creating { known.remove("enabled") }
-        if let key = try AnyKey.unknown(in: decoder, known: known).first {
-            throw FieldProblem.at(
-                [key], of: decoder,
-                FieldProblem(
-                    reason: "UNKNOWN_FIELD",
-                    "is not a webhook field; send url, events, format, description" + (creating ? "" : ", enabled")))
-        }
+        try AnyKey.refuseUnknown(
+            in: decoder, known: known,
+            "is not a webhook field; send url, events, format, description" + (creating ? "" : ", enabled"))
         let container = try decoder.container(keyedBy: CodingKeys.self)
         url =
             try creating
