@@ -52,6 +52,8 @@ public struct AppEnvironment: Sendable {
     let insightsRecorder: InsightsRecorder
     /// Insights in the database.
     public let insights: InsightsStore
+    /// One line per answered request, whichever way it came in; a service of the application.
+    public let accessLog: AccessLog
 
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
@@ -81,6 +83,7 @@ public struct AppEnvironment: Sendable {
         self.streams = streams
         let metrics = ServerMetrics()
         self.metrics = metrics
+        self.accessLog = AccessLog(logger: logger, metrics: metrics)
         let insightsRecorder = InsightsRecorder(enabled: insightsEnabled, sampleSize: insightsSampleSize)
         self.insightsRecorder = insightsRecorder
         let insights = InsightsStore(database: database)
@@ -92,7 +95,7 @@ public struct AppEnvironment: Sendable {
         self.fetch = FetchEndpoint(
             published: published, clientKeys: clientKeys, metrics: metrics,
             rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, heavyWork: heavyWork, cors: cors,
-            insights: insightsRecorder)
+            insights: insightsRecorder, logger: logger)
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.
@@ -132,6 +135,11 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     let router = Router(context: AppRequestContext.self, options: [.autoGenerateHeadEndpoints])
     // Outermost, so that error answers to an allowed origin carry its CORS headers too.
     router.add(middleware: CORSMiddleware(policy: environment.cors))
+    // Then, each on its own: the request id, the access-log line and the metrics of the answer the one error
+    // mapping (innermost) gives.
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: AccessLogMiddleware(accessLog: environment.accessLog))
+    router.add(middleware: MetricsMiddleware(metrics: environment.metrics))
     router.add(middleware: ErrorMiddleware(routes: table, metrics: environment.metrics))
     let routes = Routes(router: router, table: table)
     let auth = Authenticator(keys: environment.keys)
@@ -143,8 +151,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
     // Client routes take their key as `?key=` too.
     let clientRoutes = routes.accepting(["key"])
-    FetchController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
-    OFREPController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
+    ClientCallController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
     StreamController(
         published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams,
         metrics: environment.metrics
@@ -191,6 +198,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         webhooks: environment.webhooks, access: access,
         allowPrivate: environment.webhookSettings.allowPrivate
     ).addRoutes(to: routes)
+    let rollouts = RolloutStore(database: environment.database)
+    RolloutsController(rollouts: rollouts, templates: environment.templates, access: access, publishing: publishing)
+        .addRoutes(to: routes)
+    RolloutHaltHook(rollouts: rollouts, publishing: publishing).addRoutes(to: routes)
     table.serve(from: router)
     return router
 }
@@ -229,6 +240,7 @@ public func buildApplication(
             stream: StreamEndpoint(
                 hub: environment.streams, published: environment.published, clientKeys: environment.clientKeys,
                 metrics: environment.metrics, cors: environment.cors),
+            accessLog: environment.accessLog,
             headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout
         ),
         configuration: .init(
@@ -245,8 +257,9 @@ public func buildApplication(
         },
         logger: logger
     )
-    // Heavy work first: services stop in reverse order, and every later one may still hand it work.
-    app.addServices(environment.heavyWork, database, StreamHubService(hub: environment.streams))
+    // The access log first, so that it stops last and writes the lines of every request answered before the
+    // stop; then heavy work: services stop in reverse order, and every later one may still hand it work.
+    app.addServices(environment.accessLog, environment.heavyWork, database, StreamHubService(hub: environment.streams))
     let wakeup = ChangeRequestScheduler.Wakeup()
     app.addServices(
         EventListener(
@@ -256,6 +269,11 @@ public func buildApplication(
         ChangeRequestScheduler(
             changeRequests: environment.changeRequests, publishing: environment.publishing, logger: logger,
             interval: configuration.schedulePollInterval, wakeup: wakeup))
+    // Steps are due within a second of their time on every replica: the scheduler asks at least that often.
+    app.addServices(
+        RolloutScheduler(
+            rollouts: RolloutStore(database: database), publishing: environment.publishing, logger: logger,
+            interval: min(configuration.schedulePollInterval, .seconds(1))))
     app.addServices(
         StoreSyncService(
             sync: environment.storeSync, pollInterval: configuration.storeSyncPollInterval,

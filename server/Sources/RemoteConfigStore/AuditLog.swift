@@ -2,32 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Who made a change: the acting key's id and its display name at the time.
-public struct AuditActor: Sendable, Equatable {
-    /// The key's id (`<id>` of `apiKeys/<id>`); nil for the server's own changes.
-    public let keyId: String?
-    public let displayName: String
-
-    public init(keyId: String?, displayName: String) {
-        self.keyId = keyId
-        self.displayName = displayName
-    }
-}
-
-/// One recorded change.
-public struct AuditEvent: Sendable, Equatable {
-    public let id: Int64
-    public let time: Date
-    /// The project changed; nil for changes of no single project (a key for all projects).
-    public let project: String?
-    public let actor: String
-    /// `apiKeys/<id>` of the acting key; nil for events recorded before keys were recorded.
-    public let actorKey: String?
-    public let action: String
-    /// The event's details as JSON text.
-    public let detailJSON: String
-}
-
 /// The append-only record of who changed what, written in the same transaction as the change.
 public enum AuditLog {
     /// Events of `project` (of every project and of none when nil), newest first, with ids below `before`

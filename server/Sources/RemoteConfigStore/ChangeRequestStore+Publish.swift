@@ -99,10 +99,13 @@ extension ChangeRequestStore {
             break
         }
         let latest = lock.latestVersion
-        if !force, request.baseVersion != latest {
+        // A rollout's plan is what was approved: its first step goes over whatever is published now.
+        let rollout = try await RolloutStore.carried(
+            by: id, project: request.project, latest: latest, on: connection, logger: logger)
+        if !force, rollout == nil, request.baseVersion != latest {
             throw ChangeRequestError.baseChanged(id: id, base: request.baseVersion, latest: latest)
         }
-        guard let json = request.templateJSON else {
+        guard let json = rollout?.templateJSON ?? request.templateJSON else {
             throw StoreError.notFound("template of \(ChangeRequest.name(id))")
         }
         let updateType =
@@ -115,6 +118,10 @@ extension ChangeRequestStore {
                 updateOrigin: "CHANGE_REQUEST", description: request.description,
                 rollbackSource: request.rollbackSource, changeRequest: id),
             actor: actor, on: connection, logger: logger)
+        if let rollout {
+            try await RolloutStore.recordStep(
+                rollout.rollout, step: 0, version: version, actor: actor, on: connection, logger: logger)
+        }
         try await connection.query(
             """
             UPDATE change_requests SET state = 'PUBLISHED', published_version = \(version.versionNumber),

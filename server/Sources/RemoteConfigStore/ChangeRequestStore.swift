@@ -161,6 +161,8 @@ public struct ChangeRequestStore: Sendable {
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "changeRequest.\(action)", detail: detail,
                 logger: logger)
+            // A rollout it proposed will not start now.
+            try await RolloutStore.proposalClosed(id, project: project, actor: actor, on: connection, logger: logger)
             let closed = try await Self.read(project, id, on: connection, logger: logger)
             try await WebhookEvents.changeRequest(
                 state == .rejected ? "rejected" : "cancelled", closed, comment: comment, actor: actor, on: connection,

@@ -1,23 +1,6 @@
 import Foundation
 import PostgresNIO
 
-/// One sampled app instance: the context it last sent, in the fetch body's shape.
-public struct InsightSample: Sendable, Equatable {
-    /// The first 8 bytes of SHA-256 of its `appInstanceId`, signed: the sample keeps the smallest.
-    public let instanceHash: Int64
-    /// The fetch-body-shaped JSON object it last sent (only what conditions read).
-    public let contextJSON: String
-    /// When a server last answered it.
-    public let lastSeen: Date
-
-    /// Creates a sample row.
-    public init(instanceHash: Int64, contextJSON: String, lastSeen: Date) {
-        self.instanceHash = instanceHash
-        self.contextJSON = contextJSON
-        self.lastSeen = lastSeen
-    }
-}
-
 /// Reads the impact sample (`insight_samples`): the app instances with the smallest hashes of their ids,
 /// each with the context it last sent. The collecting servers write it; impact estimates read it.
 public struct InsightSampleStore: Sendable {

@@ -2,49 +2,6 @@ import Foundation
 import PostgresNIO
 import RemoteConfigCore
 
-/// One platform's versions over a window.
-public struct InsightPlatformVersions: Sendable, Equatable {
-    public let platform: String
-    /// Distinct instances of the platform (the union of its versions' sketches).
-    public let activeInstances: Int
-    public let answers: Int
-    /// Newest first by version order, `(other)` and `(invalid)` last.
-    public let versions: [Version]
-
-    /// One version's figures.
-    public struct Version: Sendable, Equatable {
-        public let version: String
-        public let activeInstances: Int
-        public let answers: Int
-    }
-}
-
-/// What decided parameters' values and which conditions matched, over a window.
-public struct InsightParameterSources: Sendable, Equatable {
-    /// One source of one parameter.
-    public struct Source: Sendable, Equatable {
-        /// `CONDITION`, `DEFAULT` or `IN_APP_DEFAULT`.
-        public let source: String
-        /// For `CONDITION`.
-        public let condition: String?
-        public let answers: Int
-    }
-
-    /// All answers in the window.
-    public let answers: Int
-    /// Per parameter, its sources, most answers first.
-    public let parameters: [String: [Source]]
-    /// Per condition, the answers it was true for.
-    public let conditions: [String: Int]
-}
-
-/// One bucket of a timeline: distinct instances, in all and per version.
-public struct InsightTimelineBucket: Sendable, Equatable {
-    public let start: Date
-    public let activeInstances: Int
-    public let versions: [String: Int]
-}
-
 extension InsightsStore {
     /// Which rows answer for a window: whole UTC days from the daily rows, the partial days at its edges
     /// from the hourly rows (hours that overlap the window), or from the daily rows once their hours are

@@ -2,88 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// One mapping of a store link: the STRING parameter `parameter` receives the store's field `field`.
-public struct StoreLinkMapping: Sendable, Equatable, Codable {
-    public let parameter: String
-    public let field: String
-
-    public init(parameter: String, field: String) {
-        self.parameter = parameter
-        self.field = field
-    }
-}
-
-/// What an admin sets on a project's store link.
-public struct StoreLinkSettings: Sendable, Equatable {
-    public var enabled: Bool
-    /// The App Store's numeric app id (`id=` of the lookup).
-    public var appStoreId: String
-    /// The storefront, two lowercase letters (`country=` of the lookup).
-    public var country: String
-    public var intervalSeconds: Int
-    /// Target parameters and the store fields they receive, in the order given.
-    public var parameters: [StoreLinkMapping]
-    /// With approvals required, a sync's change request is approved at once.
-    public var autoApprove: Bool
-    /// A listing is published only once its `currentVersionReleaseDate` is this old (0: at once).
-    public var releaseDelaySeconds: Int
-
-    /// One day: Apple's lookup shows a version before every storefront offers it.
-    public static let defaultReleaseDelay = 86_400
-
-    public init(
-        enabled: Bool, appStoreId: String, country: String, intervalSeconds: Int, parameters: [StoreLinkMapping],
-        autoApprove: Bool, releaseDelaySeconds: Int = StoreLinkSettings.defaultReleaseDelay
-    ) {
-        self.enabled = enabled
-        self.appStoreId = appStoreId
-        self.country = country
-        self.intervalSeconds = intervalSeconds
-        self.parameters = parameters
-        self.autoApprove = autoApprove
-        self.releaseDelaySeconds = releaseDelaySeconds
-    }
-}
-
-/// How the link's syncs went.
-public struct StoreLinkStatus: Sendable, Equatable {
-    /// The last attempt, successful or not.
-    public let lastSyncTime: Date?
-    /// The version the store answered last.
-    public let lastStoreVersion: String?
-    /// Why the last attempt failed; nil after a success.
-    public let lastError: String?
-    /// Failed attempts since the last success (the backoff grows with them).
-    public let consecutiveFailures: Int
-    /// When the background loop syncs the link next (it is due from then on).
-    public let nextSyncTime: Date
-    /// The store version held back until its release is `releaseDelaySeconds` old; nil when none waits.
-    public let pendingStoreVersion: String?
-    /// When the held-back version may be published; nil when none waits.
-    public let pendingUntil: Date?
-}
-
-/// A project's link to its App Store listing, with its status.
-public struct StoreLink: Sendable, Equatable {
-    public let project: String
-    public let settings: StoreLinkSettings
-    public let status: StoreLinkStatus
-    public let updateTime: Date
-}
-
-/// A link held by one sync: `token` proves the holder on every write of the sync, so a replica whose lease ran
-/// out (and another took over) writes nothing.
-public struct StoreLinkClaim: Sendable {
-    public let link: StoreLink
-    public let token: UUID
-}
-
-/// Why a sync's write was refused.
-public enum StoreLinkError: Error, Equatable {
-    /// The claim's lease ran out and another sync holds the link now.
-    case claimLost
-}
-
 /// Store links in PostgreSQL, and the claims that let exactly one replica sync a link at a time.
 public struct StoreLinkStore: Sendable {
     let database: Database
@@ -198,17 +116,25 @@ public struct StoreLinkStore: Sendable {
         }
     }
 
-    /// Records a failed sync and lets go of the link; it is due again after `retryAfter`.
-    public func failed(_ claim: StoreLinkClaim, error: String, retryAfter: Duration) async throws -> StoreLink {
+    /// Records a failed sync and lets go of the link; it is due again after `retryAfter`. In the same
+    /// transaction it records `storeSync.failed` for the project's webhooks, so every failed attempt reaches them
+    /// once (the backoff keeps that to a few a day while a store stays down).
+    public func failed(_ claim: StoreLinkClaim, error: String, retryAfter: Duration, actor: AuditActor) async throws
+        -> StoreLink
+    {
         let seconds = Self.seconds(retryAfter)
-        return try await finish {
-            try await $0.query(
+        let logger = database.logger
+        return try await database.transaction { connection in
+            let rows = try await connection.query(
                 """
                 UPDATE store_links SET last_sync_time = now(), last_error = \(error), failures = failures + 1,
                     next_sync_at = now() + make_interval(secs => \(seconds)), claim_token = NULL, claimed_until = NULL
                 WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
                 RETURNING \(unescaped: Self.columns)
-                """)
+                """, logger: logger)
+            guard let link = try await Self.decode(rows).first else { throw StoreLinkError.claimLost }
+            try await WebhookEvents.storeSyncFailed(link, on: connection, actor: actor, logger: logger)
+            return link
         }
     }
 

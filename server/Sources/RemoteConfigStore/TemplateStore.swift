@@ -30,11 +30,14 @@ public struct PublishRequest: Sendable {
     /// The change request this publish carries out: only such a publish passes a project that requires
     /// approval.
     public var changeRequest: Int64?
+    /// The rollout this publish is a step, halt or completion of: its plan was approved (or needed no approval),
+    /// so it passes a project that requires approval, and it does not pause itself as an edit would.
+    public var rollout: Int64?
 
     public init(
         templateJSON: String, expectedVersion: Int64?, updateType: String, updateUser: String,
         updateOrigin: String = "REST_API", description: String = "", rollbackSource: Int64? = nil,
-        changeRequest: Int64? = nil
+        changeRequest: Int64? = nil, rollout: Int64? = nil
     ) {
         self.templateJSON = templateJSON
         self.expectedVersion = expectedVersion
@@ -44,6 +47,7 @@ public struct PublishRequest: Sendable {
         self.description = description
         self.rollbackSource = rollbackSource
         self.changeRequest = changeRequest
+        self.rollout = rollout
     }
 }
 
@@ -144,7 +148,7 @@ public struct TemplateStore: Sendable {
     ) async throws -> StoredVersion {
         let lock = try await lockProjectState(project, on: connection, logger: logger)
         // Checked under the project's lock, so turning the setting on and publishing cannot cross.
-        if lock.requireApproval, request.changeRequest == nil {
+        if lock.requireApproval, request.changeRequest == nil, request.rollout == nil {
             throw TemplateStoreError.approvalRequired(project: project)
         }
         let latest = lock.latestVersion
@@ -166,6 +170,7 @@ public struct TemplateStore: Sendable {
         var detail = ["versionNumber": "\(next)", "updateType": request.updateType]
         if let source = request.rollbackSource { detail["rollbackSource"] = "\(source)" }
         if let id = request.changeRequest { detail["changeRequest"] = ChangeRequest.name(id) }
+        if let id = request.rollout { detail["rollout"] = Rollout.name(id) }
         try await AuditLog.append(
             on: connection, project: project, actor: actor,
             action: request.updateType == "ROLLBACK" ? "template.rollback" : "template.publish", detail: detail,
@@ -173,6 +178,9 @@ public struct TemplateStore: Sendable {
         try await StoreEvent.published(project: project, version: next).notify(on: connection, logger: logger)
         // In this transaction: webhooks hear of the version exactly when it commits.
         try await WebhookEvents.published(stored, previous: latest, actor: actor, on: connection, logger: logger)
+        // In this transaction too: a publish that edits a live rollout's parameter or condition pauses it.
+        try await RolloutStore.noticePublish(
+            stored, previous: latest, by: request.rollout, actor: actor, on: connection, logger: logger)
         return stored
     }
 

@@ -49,6 +49,28 @@ public enum WebhookEvents {
             logger: logger)
     }
 
+    /// The facts of `storeSync.failed`: what went wrong, how often in a row, and when the next attempt is.
+    public struct StoreSyncFailed: Codable, Sendable, Equatable {
+        public var appStoreId: String
+        public var country: String
+        public var error: String
+        public var consecutiveFailures: Int
+        public var nextAttemptTime: String
+    }
+
+    /// Records `storeSync.failed` for `link` as the failed sync left it.
+    static func storeSyncFailed(
+        _ link: StoreLink, on connection: PostgresConnection, actor: AuditActor, logger: Logger
+    ) async throws {
+        let facts = StoreSyncFailed(
+            appStoreId: link.settings.appStoreId, country: link.settings.country,
+            error: link.status.lastError ?? "", consecutiveFailures: link.status.consecutiveFailures,
+            nextAttemptTime: link.status.nextSyncTime.formatted(.iso8601))
+        try await WebhookStore.enqueue(
+            link.project, type: "storeSync.failed", actor: actor, dataJSON: try json(facts), on: connection,
+            logger: logger)
+    }
+
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -5,8 +5,8 @@ import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
 
-/// Store errors reach the client through the one mapping in `ErrorMiddleware`, each with its status, name,
-/// message and details as API.md writes them.
+/// Errors reach the client through the one mapping (`APIError(mapping:)`), whichever way the request came
+/// in, each with its status, name, message and details as API.md writes them.
 @Suite struct ErrorMappingTests {
     /// A stale draft ETag on `draft:publish` is about the draft, not the published template.
     @Test func aStaleDraftETagOnPublishNamesTheDraft() async throws {
@@ -106,6 +106,43 @@ import Testing
             #expect(reply.status == 404)
             #expect(reply.errorStatus == "NOT_FOUND")
             #expect(reply.text.contains("draft of shop-app not found"))
+        }
+    }
+
+    /// An error nobody expected on the fetch path is the server's fault, as on every route: 500 `INTERNAL`,
+    /// not a 503 that tells the client to come back because the server is stopping (it is not).
+    @Test func anUnexpectedErrorOnTheFetchPathIsAnInternalError() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            // A key this server has not seen is looked up in the database, where the keys' table is gone: an
+            // SQL error that is neither a database outage nor anything the request did.
+            try await app.database.run { client in
+                _ = try await client.query("ALTER TABLE api_keys RENAME TO api_keys_elsewhere")
+            }
+            let fetch = try await ClientCalls.fetch(
+                app, key: "rc_client_neverSeenBefore0000000000", ["appInstanceId": "i"])
+            #expect(fetch.status == 500)
+            #expect(fetch.errorStatus == "INTERNAL")
+            #expect(fetch.headers[.retryAfter] == nil)
+            let ofrep = try await app.call(
+                .post, "/ofrep/v1/evaluate/flags", token: "rc_client_neverSeenBefore0000000000",
+                json: ["context": ["targetingKey": "i"]])
+            #expect(ofrep.status == 500)
+            #expect(!ofrep.text.contains("shutting down"))
+        }
+    }
+
+    /// The router's requests get their id, access-log line and error answer from separate middlewares; an
+    /// error answer still carries the request id it was given.
+    @Test func anErrorAnswerCarriesTheRequestIDItWasGiven() async throws {
+        try await TestApp.run { app in
+            let reply = try await app.call(
+                .get, "/v1/projects/no-such-app", headers: [HTTPField.Name("X-Request-Id")!: "proxy-id.1"])
+            #expect(reply.status == 404)
+            #expect(reply.headers[HTTPField.Name("X-Request-Id")!] == "proxy-id.1")
+            let refused = try await app.call(.patch, "/healthz")
+            #expect(refused.status == 405)
+            #expect(refused.headers[HTTPField.Name("X-Request-Id")!]?.count == 16)
         }
     }
 }

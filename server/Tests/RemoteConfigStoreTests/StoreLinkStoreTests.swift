@@ -57,13 +57,14 @@ import Testing
                 _ = try await links.publish(stale, request, actor: StoreTests.actor)
             }
             await #expect(throws: StoreLinkError.claimLost) {
-                _ = try await links.failed(stale, error: "late", retryAfter: .seconds(60))
+                _ = try await links.failed(stale, error: "late", retryAfter: .seconds(60), actor: StoreTests.actor)
             }
             let templates = TemplateStore(database: database)
             #expect(try await templates.latest("shop-app")?.versionNumber == 1)
             let published = try await links.publish(current, request, actor: StoreTests.actor)
             #expect(published.versionNumber == 2 && published.updateOrigin == "STORE_SYNC")
-            let failed = try await links.failed(current, error: "store down", retryAfter: .seconds(120))
+            let failed = try await links.failed(
+                current, error: "store down", retryAfter: .seconds(120), actor: StoreTests.actor)
             #expect(failed.status.lastError == "store down" && failed.status.consecutiveFailures == 1)
             #expect(abs(failed.status.nextSyncTime.timeIntervalSinceNow - 120) < 10)
         }

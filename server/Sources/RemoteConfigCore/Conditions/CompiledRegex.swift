@@ -36,11 +36,6 @@ struct CompiledRegex: Sendable {
     }
 }
 
-/// Why a pattern is not a valid RE2 expression.
-struct RegexError: Error, Sendable {
-    let reason: String
-}
-
 /// Owns a compiled RE2 program. RE2 objects are immutable after construction and documented as safe for
 /// concurrent use from many threads, so sharing the pointer between tasks is safe.
 private final class RE2Program: @unchecked Sendable {

@@ -208,7 +208,7 @@ public enum TemplateValidator {
     }
 
     /// Why `text` does not fit `type`, or nil when it does.
-    static func typeProblem(_ text: String, _ type: ValueType) -> String? {
+    public static func typeProblem(_ text: String, _ type: ValueType) -> String? {
         switch type {
         case .string:
             return nil

@@ -15,6 +15,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
     let base: HTTP1Channel
     let fetch: FetchEndpoint?
     let stream: StreamEndpoint?
+    let accessLog: AccessLog
     let headerTimeout: Duration
     let idleTimeout: Duration
 
@@ -28,7 +29,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let deadlines = ConnectionDeadlines(
                 headerTimeout: .init(headerTimeout), idleTimeout: .init(idleTimeout))
-            let front = fetch.map { FetchFront(endpoint: $0, deadlines: deadlines, logger: logger) }
+            let front = fetch.map { FetchFront(endpoint: $0, deadlines: deadlines, accessLog: accessLog) }
             let watcher = ConnectionWatcher(deadlines: deadlines) { [weak front] in front?.clientLeft() }
             try pipeline.addHandler(watcher, position: .first)
             if let front {
@@ -37,7 +38,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
             if let stream {
                 let streamFront = StreamFront(
                     hub: stream.hub, published: stream.published, clientKeys: stream.clientKeys,
-                    metrics: stream.metrics, cors: stream.cors, deadlines: deadlines, logger: logger)
+                    metrics: stream.metrics, cors: stream.cors, deadlines: deadlines, accessLog: accessLog)
                 if let front {
                     try pipeline.addHandler(streamFront, position: .after(front))
                 } else {
@@ -45,7 +46,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
                 }
             }
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(ProtocolErrorResponder(), position: .before(codec))
+            try pipeline.addHandler(ProtocolErrorResponder(accessLog: accessLog), position: .before(codec))
             try pipeline.addHandler(RequestLifecycleWatcher(deadlines: deadlines), position: .after(codec))
             return value
         }
@@ -60,11 +61,13 @@ extension HTTPServerBuilder {
     /// HTTP/1.1 with a small first read buffer per connection, connection timeouts and, when `fetch` and
     /// `stream` are given, fetches and streams served on the event loop.
     static func leanHTTP1(
-        fetch: FetchEndpoint?, stream: StreamEndpoint? = nil, headerTimeout: Duration, idleTimeout: Duration
+        fetch: FetchEndpoint?, stream: StreamEndpoint? = nil, accessLog: AccessLog, headerTimeout: Duration,
+        idleTimeout: Duration
     ) -> HTTPServerBuilder {
         .init { responder in
             LeanHTTP1Channel(
-                base: HTTP1Channel(responder: responder), fetch: fetch, stream: stream, headerTimeout: headerTimeout,
+                base: HTTP1Channel(responder: responder), fetch: fetch, stream: stream, accessLog: accessLog,
+                headerTimeout: headerTimeout,
                 idleTimeout: idleTimeout)
         }
     }

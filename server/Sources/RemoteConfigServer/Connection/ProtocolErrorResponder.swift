@@ -14,24 +14,44 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private let accessLog: AccessLog
     private var hasUnterminatedResponse = false
     private var answered = false
+    /// When the connection's current request began (its first byte read after the last answer).
+    private var requestStart: ContinuousClock.Instant?
+
+    /// A responder that records each answer it gives in `accessLog`.
+    init(accessLog: AccessLog) {
+        self.accessLog = accessLog
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if requestStart == nil, !hasUnterminatedResponse { requestStart = .now }
+        context.fireChannelRead(data)
+    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let parserError = error as? HTTPParserError else {
             context.fireErrorCaught(error)
             return
         }
-        guard !hasUnterminatedResponse, !answered else {
+        // A request cut off by its client's hang-up has nobody to answer.
+        guard !hasUnterminatedResponse, !answered, !ClientHangUp.matches(parserError) else {
             context.fireErrorCaught(error)
             return
         }
         answered = true
         let (status, body) = Self.answer(parserError)
+        let requestID = RequestID.make()
         let headers = HTTPHeaders([
             ("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(body.readableBytes)),
-            ("X-Request-Id", RequestID.make()), ("Connection", "close"),
+            ("X-Request-Id", requestID), ("Connection", "close"),
         ])
+        // Nothing of a request the parser refused is known for sure, not even its method: "-" for both, as
+        // nginx logs such a request.
+        accessLog.record(
+            method: "-", path: "-", status: Int(status.code),
+            duration: requestStart.map { .now - $0 } ?? .zero, requestID: requestID)
         let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
@@ -44,22 +64,17 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
         case .head(let head) where (100..<200).contains(head.status.code): break  // 1xx: the response follows
         case .head: hasUnterminatedResponse = true
         case .body: break
-        case .end: hasUnterminatedResponse = false
+        case .end:
+            hasUnterminatedResponse = false
+            requestStart = nil
         }
         context.write(data, promise: promise)
     }
 
-    /// The status and JSON body for a parser error (fixed text: nothing of the request is echoed).
+    /// The status and JSON body for a parser error, from the one mapping (fixed text: nothing of the request
+    /// is echoed).
     static func answer(_ error: HTTPParserError) -> (HTTPResponseStatus, ByteBuffer) {
-        let apiError: APIError
-        switch error {
-        case .headerOverflow:
-            apiError = APIError(
-                .requestHeaderFieldsTooLarge, "the request head is larger than the server accepts (80 KiB)",
-                details: [ErrorDetail(field: "headers", reason: "HEADERS_TOO_LARGE")])
-        default:
-            apiError = .invalidField("request", reason: "MALFORMED_HTTP", "the request is not valid HTTP/1.1")
-        }
+        let apiError = APIError(mapping: error)
         return (HTTPResponseStatus(statusCode: Int(apiError.status.code)), apiError.encodedBody())
     }
 }

@@ -4,9 +4,9 @@ import HTTPTypes
 import NIOCore
 import RemoteConfigCore
 
-/// The fetch answers of one published template, remembered by `MatchSignature` and by request body
-/// (`AnswerMemo`): entries, JSON and SHA-256 are built once per signature, and a fetch, whether answered 200
-/// or 304, is an evaluation of the conditions and a lookup.
+/// The fetch answers of one published template, by `MatchSignature` (`AnswersBySignature`): entries, JSON,
+/// gzip form and SHA-256 are built once per signature, and a fetch, whether answered 200 or 304, is an
+/// evaluation of the conditions and a lookup.
 final class FetchAnswers: Sendable {
     /// One answer, ready to write, plain and gzipped; a class, so that handing it on per request costs one
     /// reference count rather than one per buffer.
@@ -71,21 +71,17 @@ final class FetchAnswers: Sendable {
 
     /// The answer before anything is published.
     static let noTemplate = encode(.noTemplate)
-    /// At most this many signatures are remembered per template (see `AnswerMemo`).
-    static let capacity = AnswerMemo<Answer>.capacity
+    /// At most this many signatures are remembered per template (see `AnswersBySignature`).
+    static let capacity = AnswersBySignature<Answer>.capacity
     /// Above this `evaluationCost`, evaluating a caller is kept off the event loops (see `HeavyWork`).
     static let heavyCost = 4_000
-    /// At most this many request bodies are remembered per template.
-    static let bodyCapacity = AnswerMemo<Answer>.bodyCapacity
-    /// Bodies longer than this are not remembered (the memory would outweigh the saving).
-    static let bodyLimit = AnswerMemo<Answer>.bodyLimit
 
     let compiled: CompiledTemplate
-    private let memo: AnswerMemo<Answer>
+    private let bySignature: AnswersBySignature<Answer>
 
     init(_ compiled: CompiledTemplate) {
         self.compiled = compiled
-        self.memo = AnswerMemo(compiled) { signature in
+        self.bySignature = AnswersBySignature(compiled) { signature in
             FetchAnswers.encode(compiled.resolve(signature), tally: compiled.tally(signature))
         }
     }
@@ -100,23 +96,7 @@ final class FetchAnswers: Sendable {
     }
 
     /// The answer for `context`.
-    func answer(for context: FetchContext) -> Answer { memo.answer(for: context) }
-
-    /// The answer for a request body seen before, without parsing or evaluating it again (see `AnswerMemo`).
-    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? { memo.rememberedAnswer(body: body, now: now) }
-
-    /// The answer and the caller of a request body seen before (see `AnswerMemo`).
-    func rememberedCall(body: ByteBuffer, now: Date) -> (answer: Answer, caller: InsightCaller)? {
-        memo.rememberedCall(body: body, now: now)
-    }
-
-    /// Remembers `answer` for a valid request `body` evaluated at `now`.
-    func remember(body: ByteBuffer, answer: Answer, now: Date) { memo.remember(body: body, answer: answer, now: now) }
-
-    /// Remembers `answer` and its `caller` for a valid request `body` evaluated at `now`.
-    func remember(body: ByteBuffer, answer: Answer, caller: InsightCaller, now: Date) {
-        memo.remember(body: body, answer: answer, caller: caller, now: now)
-    }
+    func answer(for context: FetchContext) -> Answer { bySignature.answer(for: context) }
 
     /// The body bytes and the ETag, which depends only on what this caller receives (state and entries).
     static func encode(_ result: FetchResult, tally: AnswerTally = .empty) -> Answer {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import NIOCore
 import RemoteConfigCore
 import RemoteConfigStore
@@ -20,9 +21,9 @@ enum ClientRoute: Sendable, Equatable {
         /// The route as the router names it.
         var path: String {
             switch self {
-            case .fetch: "/v1/projects/{p}/remoteConfig:fetch"
-            case .ofrepFlags: "/ofrep/v1/evaluate/flags"
-            case .ofrepFlag: "/ofrep/v1/evaluate/flags/{key}"
+            case .fetch: ClientPaths.fetch
+            case .ofrepFlags: ClientPaths.ofrepFlags
+            case .ofrepFlag: ClientPaths.ofrepFlag
             }
         }
 
@@ -54,12 +55,21 @@ enum ClientRoute: Sendable, Equatable {
         }
     }
 
-    /// The request path, for the access log.
-    var requestPath: String {
+    /// Records the access-log line of this call, its path written from parts (no string built per call).
+    func record(in accessLog: AccessLog, status: Int, duration: Duration, requestID: String) {
         switch self {
-        case .fetch(let project): "/v1/projects/\(project)/remoteConfig:fetch"
-        case .ofrepFlags: "/ofrep/v1/evaluate/flags"
-        case .ofrepFlag(let key): "/ofrep/v1/evaluate/flags/\(key)"
+        case .fetch(let project):
+            accessLog.record(
+                method: "POST", prefix: ClientPaths.projects, project, suffix: ClientPaths.fetchSuffix, status: status,
+                duration: duration, requestID: requestID)
+        case .ofrepFlags:
+            accessLog.record(
+                method: "POST", prefix: ClientPaths.ofrepFlags, status: status, duration: duration,
+                requestID: requestID)
+        case .ofrepFlag(let key):
+            accessLog.record(
+                method: "POST", prefix: ClientPaths.ofrepFlagPrefix, key, status: status, duration: duration,
+                requestID: requestID)
         }
     }
 }
@@ -116,11 +126,6 @@ struct FetchReply: Sendable {
 /// answered without waiting (`immediateReply`); the rest (a key this server has not seen, a template at the
 /// limits) need `reply`.
 final class FetchEndpoint: Sendable {
-    /// The fetch route as metrics and the access log name it.
-    static let route = ClientRoute.Kind.fetch.path
-    /// The query parameters fetch takes.
-    static let queryParameters = ClientRoute.Kind.fetch.queryParameters
-
     let published: PublishedTemplates
     let clientKeys: ClientKeys
     let metrics: ServerMetrics
@@ -132,12 +137,16 @@ final class FetchEndpoint: Sendable {
     let cors: CORSPolicy
     /// Counts every answer for insights, in memory (see `InsightsRecorder`).
     let insights: InsightsRecorder
+    /// Where errors an operator must see are logged (`APIError(mapping:)`).
+    let logger: Logger
 
     init(
         published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?,
         heavyWork: HeavyWork, cors: CORSPolicy = .none,
-        insights: InsightsRecorder = InsightsRecorder(enabled: false, sampleSize: 0)
+        insights: InsightsRecorder = InsightsRecorder(enabled: false, sampleSize: 0),
+        logger: Logger = Logger(label: "remote-config")
     ) {
+        self.logger = logger
         self.published = published
         self.clientKeys = clientKeys
         self.metrics = metrics
@@ -181,17 +190,10 @@ final class FetchEndpoint: Sendable {
             if case .evaluateOffLoop(let work) = step {
                 step = .done(try await heavyWork.run(work))
             }
-        } catch let error as APIError {
-            step = .done(Self.reply(error, route: call.route))
-        } catch is CancellationError {
-            // The client left before its answer was ready: nothing to send; nginx's 499 for the log.
-            step = .done(FetchReply(status: .init(code: 499, reasonPhrase: "Client Closed Request")))
-        } catch let error as StoreError {
-            // Mapped as every route maps it (503, or 504 for a slow call); no internal detail in the answer.
-            if case .unavailable = error { metrics.databaseError() }
-            step = .done(Self.reply(APIError(error), route: call.route))
         } catch {
-            step = .done(Self.reply(.unavailable("the server is shutting down; retry shortly"), route: call.route))
+            // Mapped as every route maps errors: a client that left gets nginx's 499 for the log (and nothing
+            // sent), the database down 503, an error nobody expected 500.
+            step = .done(Self.reply(APIError(mapping: error, logger: logger, metrics: metrics), route: call.route))
         }
         guard case .done(let reply) = step else { preconditionFailure("every step ends in a reply") }
         return reply
@@ -212,10 +214,8 @@ final class FetchEndpoint: Sendable {
             case .unknown: throw APIError.unauthenticated("the client key is not valid or was revoked")
             case .notCached: return .lookUpKey(secret: secret)
             }
-        } catch let error as APIError {
-            return .done(Self.reply(error, route: call.route))
         } catch {
-            return .done(Self.reply(APIError(.internalServerError, "internal error"), route: call.route))
+            return .done(Self.reply(APIError(mapping: error, logger: logger, metrics: metrics), route: call.route))
         }
     }
 
@@ -248,11 +248,7 @@ final class FetchEndpoint: Sendable {
             return ofrepStep(evaluation, answers: published.entry(project)?.ofrep ?? .nothingPublished, now: now)
         }
         let answers = published.entry(project)?.answers
-        // Every answer is counted here, where it is decided, whichever way it was found.
-        if let remembered = answers?.rememberedCall(body: call.body, now: now) {
-            insights.record(project: project, caller: remembered.caller, now: now, tally: remembered.answer.tally)
-            return .done(reply(remembered.answer, call))
-        }
+        // Every answer is counted here, where it is decided.
         if call.body.readableBytes > Self.inlineBodyLimit {
             // Reading a long body takes long enough to matter to every other connection of this event loop.
             return .evaluateOffLoop { [self] in
@@ -272,23 +268,18 @@ final class FetchEndpoint: Sendable {
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                answers.remember(body: call.body, answer: answer, caller: caller, now: now)
                 insights.record(project: project, caller: caller, now: now, tally: answer.tally)
                 return reply(answer, call)
             }
         }
         let answer = answers.answer(for: context)
-        answers.remember(body: call.body, answer: answer, caller: caller, now: now)
         insights.record(project: project, caller: caller, now: now, tally: answer.tally)
         return .done(reply(answer, call))
     }
 
-    /// An OFREP evaluation from the remembered evaluations of the caller's template.
+    /// An OFREP evaluation from the evaluations of the caller's template.
     private func ofrepStep(_ evaluation: OFREPEvaluation, answers: OFREPAnswers, now: Date) -> Step {
-        if let remembered = answers.rememberedCall(body: evaluation.call.body, now: now) {
-            if let caller = remembered.caller { count(evaluation, remembered.answer, answers, caller, now) }
-            return .done(evaluation.reply(remembered.answer, answers: answers))
-        }
+        if let empty = answers.nothingPublishedAnswer { return .done(evaluation.reply(empty, answers: answers)) }
         if evaluation.call.body.readableBytes > Self.inlineBodyLimit {
             return .evaluateOffLoop {
                 do throws(OFREPFailure) {
@@ -305,18 +296,15 @@ final class FetchEndpoint: Sendable {
         } catch {
             return .done(evaluation.reply(error))
         }
-        let body = evaluation.call.body
         let caller = InsightCaller(context, counting: insights.enabled)
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                answers.remember(body: body, answer: answer, caller: caller, now: now)
                 count(evaluation, answer, answers, caller, now)
                 return evaluation.reply(answer, answers: answers)
             }
         }
         let answer = answers.answer(for: context)
-        answers.remember(body: body, answer: answer, caller: caller, now: now)
         count(evaluation, answer, answers, caller, now)
         return .done(evaluation.reply(answer, answers: answers))
     }

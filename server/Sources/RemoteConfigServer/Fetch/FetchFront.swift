@@ -1,5 +1,4 @@
 import HTTPTypes
-import Logging
 import NIOCore
 
 /// Answers `remoteConfig:fetch` and the OFREP evaluations straight from the connection's bytes, ahead of NIO's HTTP/1 pipeline,
@@ -32,7 +31,7 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let endpoint: FetchEndpoint
     private let deadlines: ConnectionDeadlines
-    private let logger: Logger
+    private let accessLog: AccessLog
     private var mode = Mode.reading
     private var buffer = ByteBuffer()
     /// Whether the head of the request in `buffer` has been seen (its header timeout is over).
@@ -46,10 +45,10 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
     /// The client key of this connection's last fetch (an app sends the same one every time).
     private var keyMemo: ClientKeys.Memo?
 
-    init(endpoint: FetchEndpoint, deadlines: ConnectionDeadlines, logger: Logger) {
+    init(endpoint: FetchEndpoint, deadlines: ConnectionDeadlines, accessLog: AccessLog) {
         self.endpoint = endpoint
         self.deadlines = deadlines
-        self.logger = logger
+        self.accessLog = accessLog
     }
 
     /// The client closed its side: a fetch still waiting for its answer is for a client that left, and
@@ -216,15 +215,7 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         if (100..<600).contains(status) {
             endpoint.metrics.clientRequest(route.kind, status: status, duration: duration)
         }
-        if logger.logLevel <= .info {
-            var logger = self.logger
-            logger[metadataKey: "hb.request.id"] = .string(requestID)
-            let milliseconds =
-                Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
-            logger.info(
-                "POST \(route.requestPath) \(status)",
-                metadata: ["duration_ms": "\(milliseconds)"])
-        }
+        route.record(in: accessLog, status: status, duration: duration, requestID: requestID)
         deadlines.responseEnded(context.channel)
         guard !removed, context.channel.isActive else { return }
         if status == 499 {

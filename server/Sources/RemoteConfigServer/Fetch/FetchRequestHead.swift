@@ -47,9 +47,9 @@ struct FetchRequestHead: Sendable, Equatable {
     /// A body longer than this is not a plain fetch (the router answers 413).
     static let maximumBodyLength = 1 << 20
 
-    private static let prefix = Array("POST /v1/projects/".utf8)
-    private static let ofrepPrefix = Array("POST /ofrep/v1/evaluate/flags".utf8)
-    private static let suffix = Array("/remoteConfig:fetch".utf8)
+    private static let prefix = Array(("POST " + ClientPaths.projects).utf8)
+    private static let ofrepPrefix = Array(("POST " + ClientPaths.ofrepFlags).utf8)
+    private static let suffix = Array(ClientPaths.fetchSuffix.utf8)
 
     /// Reads the head at the start of `bytes`.
     static func parse(_ bytes: some Collection<UInt8>) -> Parse {

@@ -7,6 +7,8 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The connection the request came on; a stream closes it when its client is gone or stalled.
     public let channel: any Channel
+    /// This request's `X-Request-Id` (`RequestIDMiddleware`).
+    public var requestID = ""
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -1,7 +1,6 @@
 import RemoteConfigCore
 
-/// What counting needs of one client call: its context and its instance hash, kept with a remembered body
-/// (`AnswerMemo`) so that an app sending the same body again is counted without parsing it again.
+/// What counting needs of one client call: its context and its instance hash.
 struct InsightCaller: Sendable {
     var context: FetchContext
     /// `InstanceHash` of the instance id; nil when none was sent or counting is off.

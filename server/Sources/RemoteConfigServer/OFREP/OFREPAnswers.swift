@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import RemoteConfigCore
 
-/// The OFREP evaluations of one published template, remembered like fetch answers (`AnswerMemo`): per
+/// The OFREP evaluations of one published template, built like fetch answers (`AnswersBySignature`): per
 /// caller signature, the bulk body with every flag item in place, its ETag, and where each item lies in it,
 /// so that a single-flag evaluation is a slice of the same bytes (plus the template version, which a bulk
 /// answer carries once) and can never disagree with the bulk one.
@@ -152,7 +152,7 @@ final class OFREPAnswers: Sendable {
     static let nothingPublished = OFREPAnswers(nil)
 
     let compiled: CompiledTemplate?
-    private let memo: AnswerMemo<Answer>?
+    private let bySignature: AnswersBySignature<Answer>?
     /// A parameter's serving position by key.
     private let positions: [String: Int]
     private let empty: Answer
@@ -161,7 +161,7 @@ final class OFREPAnswers: Sendable {
         self.compiled = compiled
         self.empty = Self.encode(items: [], templateVersion: nil)
         guard let compiled else {
-            memo = nil
+            bySignature = nil
             positions = [:]
             return
         }
@@ -182,7 +182,7 @@ final class OFREPAnswers: Sendable {
         self.positions = positions
         let splitConditions = split
         let valueTypes = types
-        memo = AnswerMemo(compiled) { signature in
+        bySignature = AnswersBySignature(compiled) { signature in
             let items = compiled.outcomes(signature).map { outcome in
                 Item(
                     outcome: outcome, type: valueTypes[outcome.key] ?? .string,
@@ -199,24 +199,10 @@ final class OFREPAnswers: Sendable {
     func position(of key: Substring) -> Int? { positions[String(key)] }
 
     /// The evaluation for `context`.
-    func answer(for context: FetchContext) -> Answer { memo?.answer(for: context) ?? empty }
+    func answer(for context: FetchContext) -> Answer { bySignature?.answer(for: context) ?? empty }
 
-    /// The evaluation for a request body seen before (see `AnswerMemo`).
-    func rememberedAnswer(body: ByteBuffer, now: Date) -> Answer? {
-        memo == nil ? empty : memo?.rememberedAnswer(body: body, now: now)
-    }
-
-    /// The evaluation and the caller of a request body seen before; the empty evaluation, with no caller,
-    /// before anything is published.
-    func rememberedCall(body: ByteBuffer, now: Date) -> (answer: Answer, caller: InsightCaller?)? {
-        guard let memo else { return (empty, nil) }
-        return memo.rememberedCall(body: body, now: now).map { ($0.answer, $0.caller) }
-    }
-
-    /// Remembers `answer` and its `caller` for a valid request `body` evaluated at `now`.
-    func remember(body: ByteBuffer, answer: Answer, caller: InsightCaller, now: Date) {
-        memo?.remember(body: body, answer: answer, caller: caller, now: now)
-    }
+    /// The evaluation before anything is published (no flags), given without reading the request.
+    var nothingPublishedAnswer: Answer? { bySignature == nil ? empty : nil }
 
     /// One parameter's outcome with what OFREP says about it.
     struct Item {

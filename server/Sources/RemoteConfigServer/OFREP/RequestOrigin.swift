@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Where a caller reached this server: what an OFREP bulk answer's stream URL is built from.
 struct RequestOrigin: Sendable, Equatable {
     /// `Host`.
@@ -6,4 +8,9 @@ struct RequestOrigin: Sendable, Equatable {
     var forwardedHost: String?
     /// `X-Forwarded-Proto` (`https` behind a proxy that ends TLS).
     var forwardedProto: String?
+}
+
+extension HTTPField.Name {
+    static let forwardedHost = Self("X-Forwarded-Host")!
+    static let forwardedProto = Self("X-Forwarded-Proto")!
 }

@@ -17,6 +17,7 @@ public final class ServerMetrics: Sendable {
     private let refusedConnections: Counter
     private let acceptErrors: Counter
     private let storeSyncFailures: Counter
+    private let accessLogDrops: Counter
 
     static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "rc", metricName: metric, unitName: unit, helpText: help)
@@ -59,6 +60,10 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "store_sync_failures", "total",
                 "Store version syncs that failed (store unreachable, slow, or answering garbage): nothing changed"))
+        accessLogDrops = registry.makeCounter(
+            descriptor: Self.name(
+                "access_log_dropped_lines", "total",
+                "Access-log lines dropped because the log's output was slower than requests arrived"))
     }
 
     /// The labelled series already made: the registry builds label strings and takes its lock on every
@@ -149,6 +154,7 @@ public final class ServerMetrics: Sendable {
     func connectionRefused() { refusedConnections.increment() }
     func acceptFailed() { acceptErrors.increment() }
     func databaseError() { databaseErrors.increment() }
+    func accessLogDropped(_ lines: Int) { accessLogDrops.increment(by: Int64(lines)) }
 
     /// The Prometheus text exposition, with gauges read now.
     func render(streams: Int) -> [UInt8] {

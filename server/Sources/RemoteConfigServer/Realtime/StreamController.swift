@@ -14,13 +14,11 @@ struct StreamController {
     let clientKeys: ClientKeys
     let hub: StreamHub
     let metrics: ServerMetrics
-    /// The reconnection delay advised to clients (`retry:`).
-    let retryMilliseconds = 2000
 
     func addRoutes(to routes: Routes) {
-        routes.get("/v1/projects/{p}/remoteConfig:stream", query: ["format"], use: stream)
+        routes.get(ClientPaths.stream, query: ["format"], use: stream)
         // A stream has no headers-only form: a generated HEAD would open a subscription that nobody reads.
-        routes.refuse(.head, "/v1/projects/{p}/remoteConfig:stream")
+        routes.refuse(.head, ClientPaths.stream)
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -45,22 +43,13 @@ struct StreamController {
         // An SSE client never sends more after its request, so the end of its input means it has gone.
         let hub = self.hub
         try await ConnectionWatcher.becomeStream(channel) { hub.drop(project: project, id: id) }
-        let current = published.entry(project)?.version ?? 0
-        let retry = retryMilliseconds
-        let headers: HTTPFields = [
-            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",
-            .init("X-Accel-Buffering")!: "no",
-        ]
+        let opening = StreamResponse.opening(
+            lastEventID: lastEventID, current: published.entry(project)?.version ?? 0, format: format)
         return Response(
-            status: .ok, headers: headers,
+            status: .ok, headers: StreamResponse.headers,
             body: ResponseBody { writer in
-                var sent = lastEventID ?? 0
-                var opening = "retry: \(retry)\n\n"
-                if current > sent {
-                    opening += format.event(current)
-                    sent = current
-                }
-                try await writer.write(ByteBuffer(string: opening))
+                var sent = opening.sent
+                try await writer.write(ByteBuffer(string: opening.text))
                 try await withGracefulShutdownHandler {
                     for await event in events {
                         switch event {
@@ -70,7 +59,7 @@ struct StreamController {
                         case .version:
                             continue
                         case .keepAlive:
-                            try await writer.write(ByteBuffer(string: Self.keepAlive))
+                            try await writer.write(ByteBuffer(string: StreamResponse.keepAlive))
                         }
                     }
                 } onGracefulShutdown: {
@@ -80,11 +69,6 @@ struct StreamController {
             })
     }
 
-    /// The comment line that keeps an idle stream open.
-    static let keepAlive = ": keep-alive\n\n"
-
-    /// The event announcing `version` in this API's own format.
-    static func event(_ version: Int64) -> String { StreamFormat.remoteConfig.event(version) }
 }
 
 extension HTTPField.Name {

@@ -42,8 +42,8 @@ struct StreamEventBytes: Sendable {
 
     /// `version`'s event in each format, as chunks.
     init(version: Int64) {
-        remoteConfig = StreamFront.chunk(StreamFormat.remoteConfig.event(version))
-        ofrep = StreamFront.chunk(StreamFormat.ofrep.event(version))
+        remoteConfig = StreamResponse.chunk(StreamFormat.remoteConfig.event(version))
+        ofrep = StreamResponse.chunk(StreamFormat.ofrep.event(version))
     }
 
     subscript(format: StreamFormat) -> ByteBuffer {

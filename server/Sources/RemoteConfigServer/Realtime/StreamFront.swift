@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
@@ -33,7 +32,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
     private let metrics: ServerMetrics
     private let cors: CORSPolicy
     private let deadlines: ConnectionDeadlines
-    private let logger: Logger
+    private let accessLog: AccessLog
     private var mode = Mode.reading
     private var buffer = ByteBuffer()
     private var context: ChannelHandlerContext?
@@ -50,7 +49,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
 
     init(
         hub: StreamHub, published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics,
-        cors: CORSPolicy, deadlines: ConnectionDeadlines, logger: Logger
+        cors: CORSPolicy, deadlines: ConnectionDeadlines, accessLog: AccessLog
     ) {
         self.cors = cors
         self.hub = hub
@@ -58,24 +57,7 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         self.clientKeys = clientKeys
         self.metrics = metrics
         self.deadlines = deadlines
-        self.logger = logger
-    }
-
-    /// The route the access log and metrics name, as the router names it.
-    static let route = "/v1/projects/{p}/remoteConfig:stream"
-    /// The reconnection delay advised to clients (`retry:`).
-    static let retryMilliseconds = 2000
-
-    /// `text` as one HTTP/1.1 chunk.
-    static func chunk(_ text: String) -> ByteBuffer {
-        var buffer = ByteBuffer()
-        let size = text.utf8.count
-        buffer.reserveCapacity(size + 12)
-        buffer.writeString(String(size, radix: 16))
-        buffer.writeStaticString("\r\n")
-        buffer.writeString(text)
-        buffer.writeStaticString("\r\n")
-        return buffer
+        self.accessLog = accessLog
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -141,34 +123,24 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         becomeStream(context)
 
         let requestID = RequestID.make(incoming: head.requestID)
-        var opening = "retry: \(Self.retryMilliseconds)\n\n"
-        sent = lastEventID ?? 0
-        let current = published.entry(project)?.version ?? 0
-        if current > sent {
-            opening += format.event(current)
-            sent = current
-        }
+        let opening = StreamResponse.opening(
+            lastEventID: lastEventID, current: published.entry(project)?.version ?? 0, format: format)
+        sent = opening.sent
         var out = context.channel.allocator.buffer(capacity: 320)
         out.writeString(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
-                + "X-Accel-Buffering: no\r\nX-Request-Id: \(requestID)\r\nServer: remote-config\r\n")
+            "HTTP/1.1 200 OK\r\n\(StreamResponse.headerLines)X-Request-Id: \(requestID)\r\nServer: remote-config\r\n")
         if let origin = head.webOrigin, cors.allows(origin) { out.writeString(CORSPolicy.answerLines(origin: origin)) }
         out.writeString("Transfer-Encoding: chunked\r\n\r\n")
-        var first = Self.chunk(opening)
+        var first = StreamResponse.chunk(opening.text)
         out.writeBuffer(&first)
         context.writeAndFlush(wrapOutboundOut(out), promise: nil)
 
         let duration = ContinuousClock.now - begin
-        metrics.request(route: Self.route, method: "GET", status: 200, duration: duration)
-        if logger.logLevel <= .info {
-            var logger = self.logger
-            logger[metadataKey: "hb.request.id"] = .string(requestID)
-            let milliseconds =
-                Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
-            logger.info(
-                "GET /v1/projects/\(project)/remoteConfig:stream 200",
-                metadata: ["duration_ms": "\(String(format: "%.2f", milliseconds))"])
-        }
+        metrics.request(route: ClientPaths.stream, method: "GET", status: 200, duration: duration)
+        accessLog.record(
+            method: "GET", prefix: ClientPaths.projects, Substring(project), suffix: ClientPaths.streamSuffix,
+            status: 200,
+            duration: duration, requestID: requestID)
         return true
     }
 

@@ -212,7 +212,7 @@ public final class StreamHub: Sendable {
     func keepAlive() {
         let (targets, loops) = state.withLockedValue { ($0.byProject.values.flatMap(\.values), $0.loops) }
         if !loops.isEmpty {
-            let bytes = StreamEventBytes(both: StreamFront.chunk(StreamController.keepAlive))
+            let bytes = StreamEventBytes(both: StreamResponse.chunk(StreamResponse.keepAlive))
             for streams in loops.values { streams.eventLoop.execute { streams.keepAlive(bytes: bytes) } }
         }
         for subscriber in targets { send(.keepAlive, to: subscriber) }

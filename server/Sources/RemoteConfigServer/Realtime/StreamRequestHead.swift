@@ -29,8 +29,8 @@ struct StreamRequestHead: Sendable, Equatable {
     /// A head longer than this is not a plain stream request.
     static let maximumHeadLength = 8192
 
-    private static let prefix = Array("GET /v1/projects/".utf8)
-    private static let suffix = Array("/remoteConfig:stream".utf8)
+    private static let prefix = Array(("GET " + ClientPaths.projects).utf8)
+    private static let suffix = Array(ClientPaths.streamSuffix.utf8)
 
     /// Reads the head at the start of `bytes`.
     static func parse(_ bytes: some Collection<UInt8>) -> Parse {

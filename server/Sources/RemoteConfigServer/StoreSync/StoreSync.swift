@@ -4,27 +4,6 @@ import NIOConcurrencyHelpers
 import RemoteConfigCore
 import RemoteConfigStore
 
-/// What one sync did, as `:run` answers it.
-struct StoreSyncResult: Sendable {
-    enum Outcome: Sendable {
-        case published(versionNumber: Int64)
-        case changeRequest(id: String)
-        case unchanged
-        /// The store's version is held back until its release is old enough.
-        case pending(version: String, until: Date)
-        case failed(String)
-    }
-
-    /// The link with its status after the sync.
-    let link: StoreLink
-    let outcome: Outcome
-}
-
-/// A published template the store's values cannot go into; one sentence for `lastError`.
-struct StoreSyncProblem: Error, CustomStringConvertible {
-    let description: String
-}
-
 /// Keeps parameters in step with the App Store: claims a link (so exactly one replica syncs it), looks the app
 /// up, and when a mapped value differs from the published template, hands the changed template to `delivery`.
 /// A failure of any kind changes no parameter; it is counted, logged and recorded in the link's status, and the
@@ -154,7 +133,7 @@ struct StoreSync: Sendable {
             let delay = Self.retryDelay(failures: failures, interval: settings.intervalSeconds)
             logger.warning(
                 "store sync of \(project) failed (\(failures) in a row, next attempt in \(delay)): \(message)")
-            let link = try await links.failed(claim, error: message, retryAfter: delay)
+            let link = try await links.failed(claim, error: message, retryAfter: delay, actor: actor)
             return StoreSyncResult(link: link, outcome: .failed(message))
         }
     }

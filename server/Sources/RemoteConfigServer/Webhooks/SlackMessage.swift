@@ -53,6 +53,11 @@ struct SlackMessage {
         case "changeRequest.approved": return "\(project): \(request) approved by \(actor)"
         case "changeRequest.rejected": return "\(project): \(request) rejected by \(actor)"
         case "changeRequest.cancelled": return "\(project): \(request) cancelled by \(actor)"
+        case "storeSync.failed":
+            let failures = facts["consecutiveFailures"]?.doubleValue.map { Int($0) } ?? 1
+            let error = facts["error"]?.stringValue ?? "unknown error"
+            let next = facts["nextAttemptTime"]?.stringValue.map { ", next attempt at \($0)" } ?? ""
+            return "\(project): store sync failed (\(failures) in a row\(next)): \(error)"
         case "ping": return "\(project): test message from remote-config, sent by \(actor)"
         default: return "\(project): \(delivery.type) by \(actor)"
         }
@@ -62,7 +67,9 @@ struct SlackMessage {
         guard let base = publicURL, !base.isEmpty else { return nil }
         let root = base.hasSuffix("/") ? String(base.dropLast()) : base
         // Published versions open on the History tab (with its diffs), change requests on Changes.
-        let tab = delivery.type.hasPrefix("changeRequest.") ? "changes" : "history"
+        let tab =
+            delivery.type.hasPrefix("changeRequest.")
+            ? "changes" : delivery.type.hasPrefix("storeSync.") ? "store-sync" : "history"
         return "\(root)/console#/projects/\(project)/\(tab)"
     }
 

@@ -15,6 +15,8 @@ import { auditView } from "./view-audit.js";
 import { changesView, changeRequestsAvailable } from "./view-changes.js";
 import { storeSyncView } from "./view-store-sync.js";
 import { insightsView } from "./view-insights.js";
+import { rolloutsView } from "./view-rollouts.js";
+import { webhooksView } from "./view-webhooks.js";
 
 const projectTabs = [
   ["parameters", "Parameters", parametersView],
@@ -22,10 +24,13 @@ const projectTabs = [
   ["history", "History", historyView],
   ["preview", "Preview", previewView],
   ["insights", "Insights", insightsView],
+  ["rollouts", "Rollouts", rolloutsView],
   ["audit", "Audit log", auditView],
   // The publish workflow: its own module (view-changes.js).
   ["changes", "Change requests", changesView],
   ["store-sync", "Store sync", storeSyncView],
+  // Admins only: the routes refuse everyone else.
+  ["webhooks", "Webhooks", webhooksView],
 ];
 
 function parseHash() {
@@ -72,8 +77,8 @@ async function displayName(project) {
   }
 }
 
-function projectHeader(project, name, tab, editable) {
-  const tabs = projectTabs.filter(([id]) => id !== "changes" || changeRequestsAvailable);
+function projectHeader(project, name, tab, editable, admin) {
+  const tabs = projectTabs.filter(([id]) => (id !== "changes" || changeRequestsAvailable) && (id !== "webhooks" || admin));
   return h("div", { class: "project-head" },
     h("h1", { id: "project-title" }, name || project, name ? h("span", { class: "muted project-id" }, project) : null),
     editable ? null : h("p", { class: "muted", id: "read-only" }, "Read only: this key is a viewer of this project."),
@@ -111,7 +116,7 @@ async function route() {
       const tab = projectTabs.find(([id]) => id === parts[2]) || projectTabs[0];
       const [editable, name] = await Promise.all([session.canEdit(project), displayName(project)]);
       if (mine !== generation) return;
-      replace(main, projectHeader(project, name, tab[0], editable), view);
+      replace(main, projectHeader(project, name, tab[0], editable, session.isAdmin()), view);
       await tab[2](view, { project, editable, admin: session.isAdmin() });
     } else {
       replace(main, view);

@@ -1,0 +1,21 @@
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// Publishes a change through the ordinary publish path: the project's lock, the ETag check against the base
+/// version, a new version with `updateOrigin: "STORE_SYNC"`, the audit event, NOTIFY to every replica, and this
+/// server's cache and streams at once.
+struct PublishDelivery: StoreSyncDelivery {
+    let links: StoreLinkStore
+    let publishing: Publishing
+
+    func deliver(_ change: StoreSyncChange) async throws -> StoreSyncDelivered {
+        let request = PublishRequest(
+            templateJSON: change.prepared.storedJSON, expectedVersion: change.baseVersion,
+            updateType: "INCREMENTAL_UPDATE", updateUser: change.actor.displayName, updateOrigin: "STORE_SYNC",
+            description: change.description)
+        let stored = try await publishing.run(change.prepared.compiled) {
+            try await links.publish(change.claim, request, actor: change.actor)
+        }
+        return .published(stored)
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A delivery claimed for one attempt: everything sending it needs, and the lease that proves the claim.
+public struct ClaimedDelivery: Sendable {
+    public let seq: Int64
+    public let id: String
+    public let webhook: Webhook
+    public let type: String
+    public let actorKey: String?
+    public let actorName: String
+    /// The event's facts as JSON text.
+    public let dataJSON: String
+    /// The body made at an earlier attempt; nil before the first.
+    public let body: String?
+    public let attempts: Int
+    public let createTime: Date
+    public let leaseToken: UUID
+}

@@ -1,0 +1,253 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RemoteConfigCore
+
+extension RolloutStore {
+    /// Publishes every step whose time has come (by the database's clock, which every replica shares), each in
+    /// its own transaction, and returns them. Safe on every replica at once: a step is published under its
+    /// project's row lock, taken with `SKIP LOCKED` (a replica that finds it held leaves the project to the
+    /// holder and its own next round), and only while the rollout is still `RUNNING` on the step before, so each
+    /// step is published exactly once (the primary key of `rollout_steps` says so too). The actor is the author.
+    public func publishDue(limit: Int = 20) async throws -> [RolloutChange] {
+        let due = try await database.run { client in
+            var due: [(Int64, String)] = []
+            let rows = try await client.query(
+                """
+                SELECT rollout_id, project_id FROM rollouts
+                WHERE state = 'RUNNING' AND next_step_at <= now() ORDER BY next_step_at, rollout_id LIMIT \(limit)
+                """)
+            for try await row in rows.decode((Int64, String).self) { due.append(row) }
+            return due
+        }
+        var published: [RolloutChange] = []
+        for (id, project) in due {
+            let done = try await database.transaction { connection -> RolloutChange? in
+                let logger = database.logger
+                guard
+                    let lock = try await TemplateStore.lockProjectState(
+                        project, skipLocked: true, on: connection, logger: logger)
+                else { return nil }
+                let rows = try await connection.query(
+                    """
+                    SELECT rollout_id FROM rollouts
+                    WHERE rollout_id = \(id) AND state = 'RUNNING' AND next_step_at <= now() FOR UPDATE
+                    """, logger: logger)
+                var stillDue = false
+                for try await _ in rows { stillDue = true }
+                guard stillDue else { return nil }
+                let rollout = try await Self.read(project, id, on: connection, logger: logger)
+                let step = rollout.currentStep + 1
+                guard step < rollout.steps.count else {
+                    try await connection.query(
+                        "UPDATE rollouts SET next_step_at = NULL WHERE rollout_id = \(id)", logger: logger)
+                    return nil
+                }
+                let json: String
+                do {
+                    json = try await Self.template(
+                        of: rollout, at: step, latest: lock.latestVersion, project: project, on: connection,
+                        logger: logger)
+                } catch let error as RolloutError {
+                    // Nothing was written yet: stop here rather than retry a step that cannot be published.
+                    try await Self.markPaused(id, reason: .stepFailed, on: connection, logger: logger)
+                    try await AuditLog.append(
+                        on: connection, project: project, actor: rollout.author, action: "rollout.pause",
+                        detail: ["rollout": Rollout.name(id), "reason": "STEP_FAILED", "error": "\(error)"],
+                        logger: logger)
+                    return RolloutChange(
+                        rollout: try await Self.read(project, id, on: connection, logger: logger), version: nil)
+                }
+                let version = try await Self.publishStep(
+                    rollout, step: step, templateJSON: json, actor: rollout.author, on: connection, logger: logger)
+                return RolloutChange(
+                    rollout: try await Self.read(project, id, on: connection, logger: logger), version: version)
+            }
+            if let done { published.append(done) }
+        }
+        return published
+    }
+
+    /// How long until the next step is due by the database's clock (zero or less: due now); nil when none waits.
+    public func nextDue() async throws -> Duration? {
+        try await database.run { client in
+            let rows = try await client.query(
+                "SELECT EXTRACT(EPOCH FROM min(next_step_at) - now())::float8 FROM rollouts WHERE state = 'RUNNING'")
+            for try await seconds in rows.decode(Double?.self) {
+                return seconds.map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) }
+            }
+            return nil
+        }
+    }
+
+    /// The JSON text of the published template with `rollout` at step `step`, validated as a publish would.
+    static func template(
+        of rollout: Rollout, at step: Int, latest: Int64, project: String, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> String {
+        let template = try await latestTemplate(project, latest, on: connection, logger: logger)
+        guard let stepped = rollout.template.applying(percent: rollout.steps[step].percent, to: template) else {
+            throw RolloutError.parameterNotFound(rollout.parameter)
+        }
+        return try prepared(stepped)
+    }
+
+    /// Publishes `templateJSON` as the rollout's own version (`updateOrigin: ROLLOUT`), through the one publish
+    /// path; it passes a project that requires approval, since the plan was approved (or needed none).
+    static func publish(
+        _ rollout: Rollout, templateJSON: String, description: String, actor: AuditActor,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> StoredVersion {
+        try await TemplateStore.publish(
+            rollout.project,
+            PublishRequest(
+                templateJSON: templateJSON, expectedVersion: nil, updateType: "INCREMENTAL_UPDATE",
+                updateUser: actor.displayName, updateOrigin: "ROLLOUT", description: description, rollout: rollout.id),
+            actor: actor, on: connection, logger: logger)
+    }
+
+    /// Publishes step `step` and records it.
+    static func publishStep(
+        _ rollout: Rollout, step: Int, templateJSON: String, actor: AuditActor, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> StoredVersion {
+        let percent = RolloutTemplate.format(percent: rollout.steps[step].percent)
+        let version = try await publish(
+            rollout, templateJSON: templateJSON,
+            description: "\(Rollout.name(rollout.id)): step \(step + 1) of \(rollout.steps.count), \(percent)%",
+            actor: actor, on: connection, logger: logger)
+        try await recordStep(rollout, step: step, version: version, actor: actor, on: connection, logger: logger)
+        return version
+    }
+
+    /// Records step `step` as published in `version`, and when the next one is due.
+    static func recordStep(
+        _ rollout: Rollout, step: Int, version: StoredVersion, actor: AuditActor, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        let percent = rollout.steps[step].percent
+        try await connection.query(
+            """
+            INSERT INTO rollout_steps (rollout_id, step, percent, project_id, version_number)
+            VALUES (\(rollout.id), \(Int32(step)), \(percent), \(rollout.project), \(version.versionNumber))
+            """, logger: logger)
+        let isLast = step + 1 >= rollout.steps.count
+        let hold = Double(rollout.steps[step].holdSeconds ?? 0)
+        try await connection.query(
+            """
+            UPDATE rollouts SET state = 'RUNNING', current_step = \(Int32(step)), pause_reason = NULL,
+                hold_remaining = NULL, updated_at = now(),
+                next_step_at = CASE WHEN \(isLast) THEN NULL ELSE now() + make_interval(secs => \(hold)) END
+            WHERE rollout_id = \(rollout.id)
+            """, logger: logger)
+        try await AuditLog.append(
+            on: connection, project: rollout.project, actor: actor, action: "rollout.step",
+            detail: [
+                "rollout": Rollout.name(rollout.id), "step": String(step),
+                "percent": RolloutTemplate.format(percent: percent), "versionNumber": String(version.versionNumber),
+            ], logger: logger)
+        if step == 0 {
+            try await WebhookEvents.rollout(
+                "started", try await read(rollout.project, rollout.id, on: connection, logger: logger),
+                version: version.versionNumber, actor: actor, on: connection, logger: logger)
+        }
+    }
+
+    /// Pauses a running or paused rollout for `reason`, keeping what was left of the step's hold.
+    static func markPaused(_ id: Int64, reason: Rollout.PauseReason, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        try await connection.query(
+            """
+            UPDATE rollouts SET state = 'PAUSED', pause_reason = \(reason.rawValue), updated_at = now(),
+                hold_remaining = CASE WHEN state = 'RUNNING' AND next_step_at IS NOT NULL
+                                      THEN greatest(next_step_at - now(), interval '0') ELSE hold_remaining END,
+                next_step_at = NULL
+            WHERE rollout_id = \(id)
+            """, logger: logger)
+    }
+
+    /// Halts `rollout` inside the caller's transaction holding `lock`; nil when nothing was published (it was
+    /// halted already, or its condition and value were gone).
+    static func halt(
+        _ rollout: Rollout, lock: TemplateStore.ProjectLock, actor: AuditActor, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> StoredVersion? {
+        switch rollout.state {
+        case .halted:
+            return nil
+        case .completed:
+            throw RolloutError.wrongState(id: rollout.id, state: rollout.state, action: "halt")
+        case .proposed:
+            try await withdrawProposal(rollout, actor: actor, on: connection, logger: logger)
+            try await end(rollout, as: .halted, version: nil, actor: actor, on: connection, logger: logger)
+            return nil
+        case .running, .paused:
+            let latest = try await latestTemplate(rollout.project, lock.latestVersion, on: connection, logger: logger)
+            let without = rollout.template.removing(from: latest)
+            var version: StoredVersion?
+            if without != latest {
+                version = try await publish(
+                    rollout, templateJSON: try prepared(without), description: "\(Rollout.name(rollout.id)): halted",
+                    actor: actor, on: connection, logger: logger)
+            }
+            try await end(
+                rollout, as: .halted, version: version?.versionNumber ?? lock.latestVersion, actor: actor,
+                on: connection, logger: logger)
+            return version
+        }
+    }
+
+    /// Ends `rollout` as halted or completed by `version`; audited, and sent to webhooks.
+    static func end(
+        _ rollout: Rollout, as state: Rollout.State, version: Int64?, actor: AuditActor,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let endVersion = version.flatMap { $0 > 0 ? $0 : nil }
+        try await connection.query(
+            """
+            UPDATE rollouts SET state = \(state.rawValue), end_version = \(endVersion), ended_at = now(),
+                next_step_at = NULL, pause_reason = NULL, hold_remaining = NULL, updated_at = now()
+            WHERE rollout_id = \(rollout.id)
+            """, logger: logger)
+        let verb = state == .halted ? "halted" : "completed"
+        var detail = ["rollout": Rollout.name(rollout.id), "parameter": rollout.parameter]
+        if let endVersion { detail["versionNumber"] = String(endVersion) }
+        try await AuditLog.append(
+            on: connection, project: rollout.project, actor: actor,
+            action: state == .halted ? "rollout.halt" : "rollout.complete", detail: detail, logger: logger)
+        try await WebhookEvents.rollout(
+            verb, try await read(rollout.project, rollout.id, on: connection, logger: logger), version: endVersion,
+            actor: actor, on: connection, logger: logger)
+    }
+
+    /// Pauses, with `"pauseReason": "EDITED"`, every live rollout of `project` whose parameter or condition the
+    /// publish of `stored` over version `previous` changed, unless that publish was the rollout's own (`by`).
+    /// Runs inside the publish's transaction, so an edit and the pause it causes commit together.
+    static func noticePublish(
+        _ stored: StoredVersion, previous: Int64, by rolloutId: Int64?, actor: AuditActor,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let project = stored.project
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: columns) FROM rollouts r
+            WHERE r.project_id = \(project) AND r.state IN ('RUNNING', 'PAUSED')
+              AND r.rollout_id <> \(rolloutId ?? -1)
+            """, logger: logger)
+        let live = try await decode(rows, on: connection, logger: logger)
+        guard !live.isEmpty else { return }
+        let before = try await latestTemplate(project, previous, on: connection, logger: logger)
+        let after = try RemoteConfigTemplate(json: Array(stored.templateJSON.utf8))
+        for rollout in live where rollout.template.isEdited(from: before, to: after) {
+            guard rollout.state == .running || rollout.pauseReason != .edited else { continue }
+            try await markPaused(rollout.id, reason: .edited, on: connection, logger: logger)
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "rollout.pause",
+                detail: [
+                    "rollout": Rollout.name(rollout.id), "reason": "EDITED",
+                    "versionNumber": String(stored.versionNumber),
+                ], logger: logger)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RemoteConfigCore
+
+/// Rollouts in PostgreSQL. Every action locks the project row first, as every publish does, so a rollout's
+/// steps, its halt and anyone's publish of the project happen one after another: a step is published once, and
+/// never over a halt.
+public struct RolloutStore: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Creates a rollout of `plan` and starts it: publishes its first step through the one publish path
+    /// (`updateOrigin: ROLLOUT`), or, while the project requires approval, opens a change request carrying it
+    /// (`PROPOSED`). Audited as `rollout.create`; `rollout.started` goes to webhooks when it starts.
+    public func create(_ project: String, _ plan: RolloutPlan, actor: AuditActor) async throws -> CreatedRollout {
+        let token = HaltToken.generate()
+        return try await database.transaction { connection in
+            let logger = database.logger
+            let lock = try await TemplateStore.lockProjectState(project, on: connection, logger: logger)
+            let busy = try await connection.query(
+                """
+                SELECT rollout_id FROM rollouts
+                WHERE project_id = \(project) AND parameter = \(plan.parameter)
+                  AND state IN ('PROPOSED', 'RUNNING', 'PAUSED')
+                """, logger: logger)
+            for try await other in busy.decode(Int64.self) {
+                throw RolloutError.parameterBusy(parameter: plan.parameter, rollout: other)
+            }
+            let steps = String(decoding: try JSONEncoder().encode(plan.steps), as: UTF8.self)
+            let rows = try await connection.query(
+                """
+                INSERT INTO rollouts (project_id, parameter, value, audience, steps, description, state,
+                    halt_token_hash, author_key, author_name)
+                VALUES (\(project), \(plan.parameter), \(plan.value), \(plan.audience), \(steps)::json,
+                    \(plan.description), 'PROPOSED', \(KeySecret.hash(token)), \(actor.keyId), \(actor.displayName))
+                RETURNING rollout_id
+                """, logger: logger)
+            var created: Int64?
+            for try await id in rows.decode(Int64.self) { created = id }
+            guard let id = created else { throw StoreError.notFound("rollout") }
+            let proposed = try await Self.read(project, id, on: connection, logger: logger)
+            let start = try await Self.template(
+                of: proposed, at: 0, latest: lock.latestVersion, project: project, on: connection, logger: logger)
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "rollout.create",
+                detail: [
+                    "rollout": Rollout.name(id), "parameter": plan.parameter,
+                    "state": lock.requireApproval ? "PROPOSED" : "RUNNING",
+                ], logger: logger)
+            if lock.requireApproval {
+                try await Self.propose(
+                    proposed, templateJSON: start, base: lock.latestVersion, actor: actor, on: connection,
+                    logger: logger)
+                return CreatedRollout(
+                    rollout: try await Self.read(project, id, on: connection, logger: logger), haltToken: token,
+                    version: nil)
+            }
+            let version = try await Self.publishStep(
+                proposed, step: 0, templateJSON: start, actor: actor, on: connection, logger: logger)
+            return CreatedRollout(
+                rollout: try await Self.read(project, id, on: connection, logger: logger), haltToken: token,
+                version: version)
+        }
+    }
+
+    /// One rollout of `project`, or nil.
+    public func get(_ project: String, _ id: Int64) async throws -> Rollout? {
+        try await database.run { client in
+            try await client.withConnection { connection in
+                try await Self.find(project, id, on: connection, logger: database.logger)
+            }
+        }
+    }
+
+    /// Rollouts of `project`, newest first, in `state` when given.
+    public func list(_ project: String, state: Rollout.State?, limit: Int = 1000) async throws -> [Rollout] {
+        try await database.run { client in
+            try await client.withConnection { connection in
+                let rows = try await connection.query(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM rollouts r
+                    WHERE r.project_id = \(project)
+                      AND (\(state?.rawValue)::text IS NULL OR r.state = \(state?.rawValue))
+                    ORDER BY r.rollout_id DESC LIMIT \(limit)
+                    """, logger: database.logger)
+                return try await Self.decode(rows, on: connection, logger: database.logger)
+            }
+        }
+    }
+
+    /// Stops the clock: no further step until resumed. Pausing a paused rollout changes nothing.
+    public func pause(_ project: String, _ id: Int64, actor: AuditActor) async throws -> RolloutChange {
+        try await act(project, id, action: "pause") { rollout, _, connection, logger in
+            switch rollout.state {
+            case .paused: return nil
+            case .running: break
+            default: throw RolloutError.wrongState(id: id, state: rollout.state, action: "pause")
+            }
+            try await Self.markPaused(id, reason: .manual, on: connection, logger: logger)
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "rollout.pause",
+                detail: ["rollout": Rollout.name(id), "reason": "MANUAL"], logger: logger)
+            return nil
+        }
+    }
+
+    /// Starts the clock again with what was left of the step's hold. When the rollout's condition or value is
+    /// no longer what its current step published (someone edited it), the step is published again first.
+    /// Resuming a running rollout changes nothing.
+    public func resume(_ project: String, _ id: Int64, actor: AuditActor) async throws -> RolloutChange {
+        try await act(project, id, action: "resume") { rollout, lock, connection, logger in
+            switch rollout.state {
+            case .running: return nil
+            case .paused: break
+            default: throw RolloutError.wrongState(id: id, state: rollout.state, action: "resume")
+            }
+            var version: StoredVersion?
+            let step = max(rollout.currentStep, 0)
+            let latest = try await Self.latestTemplate(project, lock.latestVersion, on: connection, logger: logger)
+            guard let wanted = rollout.template.applying(percent: rollout.steps[step].percent, to: latest) else {
+                throw RolloutError.parameterNotFound(rollout.parameter)
+            }
+            if wanted != latest {
+                let json = try Self.prepared(wanted)
+                version = try await Self.publish(
+                    rollout, templateJSON: json, description: "\(Rollout.name(id)): step \(step + 1) again",
+                    actor: actor, on: connection, logger: logger)
+            }
+            try await connection.query(
+                """
+                UPDATE rollouts SET state = 'RUNNING', pause_reason = NULL,
+                    next_step_at = CASE WHEN current_step + 1 < json_array_length(steps)
+                                        THEN now() + coalesce(hold_remaining, interval '0') END,
+                    hold_remaining = NULL, updated_at = now()
+                WHERE rollout_id = \(id)
+                """, logger: logger)
+            var detail = ["rollout": Rollout.name(id)]
+            if let version { detail["versionNumber"] = String(version.versionNumber) }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "rollout.resume", detail: detail,
+                logger: logger)
+            return version
+        }
+    }
+
+    /// Halts it for good: publishes the template without the rollout's condition and conditional value, so
+    /// every app gets the value it had before. Halting a halted rollout publishes nothing. Needs no approval.
+    public func halt(_ project: String, _ id: Int64, actor: AuditActor) async throws -> RolloutChange {
+        try await act(project, id, action: "halt") { rollout, lock, connection, logger in
+            try await Self.halt(rollout, lock: lock, actor: actor, on: connection, logger: logger)
+        }
+    }
+
+    /// Halts rollout `id` for the holder of its halt token (an alert hook): `RolloutError.badHaltToken` unless
+    /// the token is this rollout's. The token is checked before anything is locked.
+    public func halt(_ id: Int64, token: String) async throws -> RolloutChange {
+        let project = try await database.run { client in
+            let rows = try await client.query(
+                "SELECT project_id FROM rollouts WHERE rollout_id = \(id) AND halt_token_hash = \(KeySecret.hash(token))"
+            )
+            for try await project in rows.decode(String.self) { return project }
+            throw RolloutError.badHaltToken
+        }
+        let actor = AuditActor(keyId: nil, displayName: "halt token of \(Rollout.name(id))")
+        return try await halt(project, id, actor: actor)
+    }
+
+    /// Completes it: publishes the value as the parameter's default and removes the rollout's condition.
+    public func complete(_ project: String, _ id: Int64, actor: AuditActor) async throws -> RolloutChange {
+        try await act(project, id, action: "complete") { rollout, lock, connection, logger in
+            guard rollout.state == .running || rollout.state == .paused else {
+                throw RolloutError.wrongState(id: id, state: rollout.state, action: "complete")
+            }
+            let latest = try await Self.latestTemplate(project, lock.latestVersion, on: connection, logger: logger)
+            guard let done = rollout.template.completing(latest) else {
+                throw RolloutError.parameterNotFound(rollout.parameter)
+            }
+            let version = try await Self.publish(
+                rollout, templateJSON: try Self.prepared(done), description: "\(Rollout.name(id)): completed",
+                actor: actor, on: connection, logger: logger)
+            try await Self.end(
+                rollout, as: .completed, version: version.versionNumber, actor: actor, on: connection, logger: logger)
+            return version
+        }
+    }
+
+    /// Runs one action on a rollout under its project's lock and answers the rollout as it is afterwards.
+    private func act(
+        _ project: String, _ id: Int64, action: String,
+        _ body:
+            @escaping @Sendable (Rollout, TemplateStore.ProjectLock, PostgresConnection, Logger) async throws ->
+            StoredVersion?
+    ) async throws -> RolloutChange {
+        try await database.transaction { connection in
+            let logger = database.logger
+            let lock = try await TemplateStore.lockProjectState(project, on: connection, logger: logger)
+            let rollout = try await Self.read(project, id, on: connection, logger: logger)
+            let version = try await body(rollout, lock, connection, logger)
+            return RolloutChange(
+                rollout: try await Self.read(project, id, on: connection, logger: logger), version: version)
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import Foundation
+
+/// A project's link to its App Store listing, with its status.
+public struct StoreLink: Sendable, Equatable {
+    public let project: String
+    public let settings: StoreLinkSettings
+    public let status: StoreLinkStatus
+    public let updateTime: Date
+}

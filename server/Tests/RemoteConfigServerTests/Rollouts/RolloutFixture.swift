@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import PostgresNIO
+import RemoteConfigAPI
+import RemoteConfigCore
+import RemoteConfigTestSupport
+
+/// What the rollout tests share: `shop-app` with a BOOLEAN `new_checkout` (default false) and a STRING
+/// `banner`, a client key, rollout calls decoded into the API's own types, and a way to make a step due now.
+enum RolloutFixture {
+    static let base = "/v1/projects/shop-app/rollouts"
+
+    /// The template every test starts from (version 1).
+    static var template: [String: Any] {
+        [
+            "conditions": [["name": "ios", "expression": "device.os == 'ios'"]],
+            "parameters": [
+                "new_checkout": ["defaultValue": ["value": "false"], "valueType": "BOOLEAN"],
+                "banner": ["defaultValue": ["value": "hello"], "conditionalValues": ["ios": ["value": "hello iOS"]]],
+            ],
+        ]
+    }
+
+    /// Creates `shop-app`, publishes `template` and returns a client key.
+    static func setUp(_ app: TestApp.Session) async throws -> String {
+        try await app.createProject("shop-app")
+        let published = try await app.publish("shop-app", template)
+        try SetupFailure.unless(published.status == 200, "could not publish: \(published.text)")
+        return try await app.createKey(role: "client", project: "shop-app").secret
+    }
+
+    /// `POST …/rollouts` giving `new_checkout` the value `true`.
+    static func create(
+        _ app: TestApp.Session, steps: [[String: Any]], audience: String? = nil, value: String = "true",
+        token: String = TestApp.adminToken
+    ) async throws -> TestApp.Reply {
+        var body: [String: Any] = [
+            "parameter": "new_checkout", "value": value, "steps": steps, "description": "new checkout",
+        ]
+        if let audience { body["audience"] = audience }
+        return try await app.call(.post, base, token: token, json: body)
+    }
+
+    /// Creates a rollout that must succeed and returns it.
+    static func start(
+        _ app: TestApp.Session, steps: [[String: Any]], audience: String? = nil, token: String = TestApp.adminToken
+    ) async throws -> Rollout {
+        let reply = try await create(app, steps: steps, audience: audience, token: token)
+        try SetupFailure.unless(reply.status == 201, "could not create the rollout: \(reply.text)")
+        return try decode(reply)
+    }
+
+    static func decode(_ reply: TestApp.Reply) throws -> Rollout {
+        try JSONDecoder().decode(Rollout.self, from: reply.body)
+    }
+
+    /// `<id>` of `rollouts/<id>`.
+    static func id(_ rollout: Rollout) -> String { String(rollout.name.dropFirst("rollouts/".count)) }
+
+    static func get(_ app: TestApp.Session, _ rollout: Rollout) async throws -> Rollout {
+        let reply = try await app.call(.get, "\(base)/\(id(rollout))")
+        try SetupFailure.unless(reply.status == 200, "could not read the rollout: \(reply.text)")
+        return try decode(reply)
+    }
+
+    /// `POST …/rollouts/{id}:<action>` as `token`'s key.
+    static func act(
+        _ app: TestApp.Session, _ rollout: Rollout, _ action: String, token: String = TestApp.adminToken
+    ) async throws -> TestApp.Reply {
+        try await app.call(.post, "\(base)/\(id(rollout)):\(action)", token: token, json: [:])
+    }
+
+    /// The published template of `shop-app`.
+    static func published(_ app: TestApp.Session) async throws -> [String: Any] {
+        try await app.call(.get, "/v1/projects/shop-app/remoteConfig").json
+    }
+
+    /// The versions of `shop-app`, newest first.
+    static func versions(_ app: TestApp.Session) async throws -> [[String: Any]] {
+        let reply = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
+        return reply.json["versions"] as? [[String: Any]] ?? []
+    }
+
+    /// The audit actions of `shop-app`, oldest first.
+    static func actions(_ app: TestApp.Session) async throws -> [String] {
+        let reply = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=1000")
+        return (reply.json["events"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }.reversed()
+    }
+
+    /// Makes the rollout's next step due now, as if its hold were over (the scheduler then publishes it).
+    static func makeDue(_ app: TestApp.Session, _ rollout: Rollout) async throws {
+        try await execute(app, "UPDATE rollouts SET next_step_at = now() WHERE rollout_id = \(id(rollout))")
+    }
+
+    static func execute(_ app: TestApp.Session, _ sql: String) async throws {
+        try await app.database.run { client in
+            for try await _ in try await client.query(PostgresQuery(unsafeSQL: sql)) {}
+        }
+    }
+
+    /// Waits (bounded) until the rollout has published `steps` steps; returns it as it is then.
+    static func waitForSteps(
+        _ app: TestApp.Session, _ rollout: Rollout, _ steps: Int, limit: Duration = .seconds(8)
+    ) async throws -> Rollout {
+        var current = rollout
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            current = try await get(app, rollout)
+            if current.history.count >= steps { return current }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return current
+    }
+
+    /// What `new_checkout` is for the app instance `instance` (nil: not sent).
+    static func value(_ app: TestApp.Session, key: String, instance: String, platform: String = "IOS") async throws
+        -> String?
+    {
+        let reply = try await ClientCalls.fetch(app, key: key, ["appInstanceId": instance, "platform": platform])
+        return (reply.json["entries"] as? [String: Any])?["new_checkout"] as? String
+    }
+
+    /// Whether the contract's bucket puts `instance` in the rollout's condition at `percent`.
+    static func isIn(_ rollout: Rollout, instance: String, percent: Double) -> Bool {
+        PercentBucket.bucket(seed: rollout.conditionName, appInstanceId: instance)
+            <= UInt64(percent * Double(PercentBucket.bucketsPerPercent))
+    }
+}

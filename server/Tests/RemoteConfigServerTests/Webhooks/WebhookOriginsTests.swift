@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import RemoteConfigServer
+import RemoteConfigTestSupport
+import Testing
+
+/// Every way a version comes to be sends `template.published` (a publish, a rollback, a draft, a scheduled
+/// change request, a store sync), and a store sync that fails sends `storeSync.failed`.
+@Suite struct WebhookOriginsTests {
+    static let project = WebhookFixture.project
+
+    @Test func everyWayToPublishAVersionSendsTemplatePublishedInOrder() async throws {
+        try await WebhookReceiver.run { receiver in
+            try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.fast) { app in
+                _ = try await WebhookFixture.setUp(app, url: receiver.url, events: ["template.published"])
+                try await app.publish(Self.project, TemplateFixtures.forceUpdate(currentVersion: "2.0.0"))
+                try await app.publish(Self.project, TemplateFixtures.forceUpdate(currentVersion: "2.1.0"))
+                let rollback = try await app.call(
+                    .post, "/v1/projects/\(Self.project)/remoteConfig:rollback", json: ["versionNumber": "1"])
+                #expect(rollback.status == 200, "\(rollback.text)")
+
+                let draft = "/v1/projects/\(Self.project)/remoteConfig/draft"
+                let saved = try await app.call(
+                    .put, draft, json: TemplateFixtures.forceUpdate(currentVersion: "2.2.0"), headers: [.ifMatch: "*"])
+                let published = try await app.call(
+                    .post, draft + ":publish", json: ["description": "from the draft"],
+                    headers: [.ifMatch: try #require(saved.headers[.eTag])])
+                #expect(published.status == 200, "\(published.text)")
+
+                try await Workflow.requireApproval(app, true)
+                let reviewer = try await app.createKey(role: "editor", project: Self.project)
+                let id = try await Workflow.propose(
+                    app, currentVersion: "2.3.0", description: "release day", publishTime: Date().addingTimeInterval(1))
+                #expect(try await Workflow.act(app, id, "approve", token: reviewer.secret).status == 200)
+
+                let received = try await receiver.waitFor(5)
+                #expect(received.count == 5)
+                let facts = received.map { $0.json["data"] as? [String: Any] ?? [:] }
+                #expect(received.allSatisfy { $0.json["type"] as? String == "template.published" })
+                #expect(facts.map { $0["versionNumber"] as? String } == ["1", "2", "3", "4", "5"])
+                #expect(facts.map { $0["previousVersionNumber"] as? String } == ["0", "1", "2", "3", "4"])
+                #expect(facts[2]["updateType"] as? String == "ROLLBACK")
+                #expect(facts[2]["rollbackSource"] as? String == "1")
+                #expect(facts[3]["description"] as? String == "from the draft")
+                #expect(facts[4]["updateOrigin"] as? String == "CHANGE_REQUEST")
+                #expect(facts[4]["description"] as? String == "release day")
+            }
+        }
+    }
+
+    @Test func aStoreSyncSendsWhatItPublishedAndEachFailure() async throws {
+        try await WebhookReceiver.run { receiver in
+            try await FakeAppStore.run { store in
+                try await StoreSyncFixture.shop(store, configure: WebhookFixture.fast) { app, _ in
+                    let created = try await app.call(
+                        .post, WebhookFixture.collection,
+                        json: ["url": receiver.url, "events": ["template.published", "storeSync.failed"]])
+                    #expect(created.status == 201, "\(created.text)")
+                    let slack = try await app.call(
+                        .post, WebhookFixture.collection,
+                        json: ["url": receiver.url, "events": ["storeSync.failed"], "format": "SLACK"])
+                    #expect(slack.status == 201, "\(slack.text)")
+                    #expect(
+                        try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link()).status == 200)
+
+                    store.answer(.listing(version: "2.4.0"))
+                    #expect(try await app.call(.post, StoreSyncFixture.run).json["result"] as? String == "PUBLISHED")
+                    store.answer(.status(503))
+                    let failed = try await app.call(.post, StoreSyncFixture.run)
+                    #expect(failed.json["result"] as? String == "FAILED", "\(failed.text)")
+
+                    let all = try await receiver.waitFor(3)
+                    let received = all.filter { $0.json["type"] != nil }
+                    #expect(received.map { $0.json["type"] as? String } == ["template.published", "storeSync.failed"])
+                    let text = all.compactMap { $0.json["text"] as? String }.first ?? ""
+                    #expect(
+                        text.hasPrefix("shop-app: store sync failed (1 in a row, next attempt at ")
+                            && text.contains("HTTP 503"), "\(text)")
+                    let publishedFacts = received.first?.json["data"] as? [String: Any]
+                    #expect(publishedFacts?["updateOrigin"] as? String == "STORE_SYNC")
+                    let failure = received.last?.json["data"] as? [String: Any]
+                    let error = failure?["error"] as? String ?? ""
+                    #expect(error.contains("HTTP 503"), "\(error)")
+                    #expect(failure?["consecutiveFailures"] as? Int == 1)
+                    #expect(failure?["appStoreId"] as? String == "123456789")
+                    #expect(failure?["nextAttemptTime"] is String)
+                }
+            }
+        }
+    }
+}
