@@ -52,12 +52,21 @@ import Testing
         "POST /v1/projects/{p}/webhooks/{id}:test": ("admin", true),
         "GET /v1/projects/{p}/webhooks/{id}/deliveries": ("admin", true),
         "POST /v1/projects/{p}/webhooks/{id}/deliveries/{delivery}:redeliver": ("admin", true),
+        "POST /v1/projects/{p}/rollouts": ("editor", true),
+        "GET /v1/projects/{p}/rollouts": ("viewer", true),
+        "GET /v1/projects/{p}/rollouts/{id}": ("viewer", true),
+        "POST /v1/projects/{p}/rollouts/{id}:pause": ("editor", true),
+        "POST /v1/projects/{p}/rollouts/{id}:resume": ("editor", true),
+        "POST /v1/projects/{p}/rollouts/{id}:halt": ("editor", true),
+        "POST /v1/projects/{p}/rollouts/{id}:complete": ("editor", true),
     ]
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
         "GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics", "POST /v1/projects/{p}/remoteConfig:fetch",
         "GET /v1/projects/{p}/remoteConfig:stream", "POST /ofrep/v1/evaluate/flags",
         "POST /ofrep/v1/evaluate/flags/{key}", "GET /console", "GET /console/{file}",
+        // A rollout's halt token, no API key, opens it (RolloutHaltHookTests.theTokenOpensNothingElse).
+        "POST /v1/rollouts/{id}:halt",
     ]
     static let roles = ["viewer", "editor", "admin"]
 
@@ -92,6 +101,16 @@ import Testing
                         .post, "/v1/projects/shop-app/remoteConfig/changeRequests", token: author,
                         json: ["template": ["parameters": [:]]])
                     id = String((created.json["name"] as? String ?? "").dropFirst("changeRequests/".count))
+                }
+                if route.path.contains("/rollouts/{id}") {
+                    // A rollout per request, of a parameter that no other live rollout holds.
+                    let parameter = "p_\(UUID().uuidString.prefix(8))"
+                    let template: [String: Any] = ["parameters": [parameter: ["defaultValue": ["value": "a"]]]]
+                    _ = try await app.publish("shop-app", template)
+                    let created = try await app.call(
+                        .post, "/v1/projects/shop-app/rollouts",
+                        json: ["parameter": parameter, "value": "b", "steps": [["percent": 10]]])
+                    id = String((created.json["name"] as? String ?? "").dropFirst("rollouts/".count))
                 }
                 if route.path.contains("/webhooks/{id}") {
                     let created = try await app.call(

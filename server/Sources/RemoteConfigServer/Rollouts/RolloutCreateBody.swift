@@ -24,6 +24,9 @@ enum RolloutCreateBody {
                 key, reason: "UNKNOWN_FIELD",
                 "\(key) is not a rollout field; send " + RolloutCreate.fields.sorted().joined(separator: ", "))
         }
+        if case .array(let steps)? = object["steps"] {
+            try checkSteps(steps)
+        }
         let body: RolloutCreate
         do {
             body = try JSONDecoder().decode(RolloutCreate.self, from: bytes)
@@ -31,6 +34,25 @@ enum RolloutCreateBody {
             throw Self.apiError(error)
         }
         return try plan(body)
+    }
+
+    /// What the decoder would not say by name: a step's unknown field, or a hold that is not a whole number.
+    static func checkSteps(_ steps: [JSONValue]) throws {
+        for (index, step) in steps.enumerated() {
+            guard case .object(let fields) = step else { continue }
+            for key in fields.keys where key != "percent" && key != "holdSeconds" {
+                throw APIError.invalidField(
+                    "steps[\(index)].\(key)", reason: "UNKNOWN_FIELD",
+                    "steps[\(index)].\(key) is not a step field; send percent and holdSeconds")
+            }
+            if case .number(let text)? = fields["holdSeconds"], Int64(text) == nil,
+                Double(text).flatMap({ Int64(exactly: $0) }) == nil
+            {
+                throw APIError.invalidField(
+                    "steps[\(index)].holdSeconds", reason: "INVALID_TYPE",
+                    "steps[\(index)].holdSeconds must be a whole number of seconds")
+            }
+        }
     }
 
     /// The plan of a decoded body, once its fields pass every check that needs no template.

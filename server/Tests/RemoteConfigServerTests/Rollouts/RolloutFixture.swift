@@ -100,7 +100,7 @@ enum RolloutFixture {
 
     /// Waits (bounded) until the rollout has published `steps` steps; returns it as it is then.
     static func waitForSteps(
-        _ app: TestApp.Session, _ rollout: Rollout, _ steps: Int, limit: Duration = .seconds(8)
+        _ app: TestApp.Session, _ rollout: Rollout, _ steps: Int, limit: Duration = .seconds(15)
     ) async throws -> Rollout {
         var current = rollout
         let deadline = ContinuousClock.now + limit
