@@ -1,4 +1,4 @@
-import Foundation
+import RemoteConfigAPI
 import RemoteConfigCore
 
 /// `POST …/remoteConfig:impact`: what a candidate would change for the app instances seen recently.
@@ -11,12 +11,6 @@ extension AdminClient {
         if let since { body["since"] = .string(since) }
         let response = try await call(
             "POST", Self.templatePath(project, ":impact"), body: JSONValue.object(body).jsonBytes())
-        let report: ImpactReport
-        do {
-            report = try JSONDecoder().decode(ImpactReport.self, from: Data(response.body))
-        } catch {
-            throw AdminClientError.badResponse("the impact answer does not read: \(error)")
-        }
-        return (report, try response.object())
+        return (try response.decode(ImpactReport.self), try response.object())
     }
 }

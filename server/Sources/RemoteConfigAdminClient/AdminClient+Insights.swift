@@ -1,5 +1,4 @@
-import Foundation
-import RemoteConfigCore
+import RemoteConfigAPI
 
 /// `/v1/projects/{p}/insights/…`, read into the reports the server writes.
 extension AdminClient {
@@ -25,11 +24,6 @@ extension AdminClient {
     }
 
     private func report<Report: Decodable>(_ path: String, _ query: [(String, String)]) async throws -> Report {
-        let response = try await call("GET", path, query: query)
-        do {
-            return try JSONDecoder().decode(Report.self, from: Data(response.body))
-        } catch {
-            throw AdminClientError.badResponse("the insights answer is not the shape this client knows: \(error)")
-        }
+        try await call("GET", path, query: query).decode(Report.self)
     }
 }

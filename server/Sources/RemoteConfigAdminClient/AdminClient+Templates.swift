@@ -1,3 +1,4 @@
+import RemoteConfigAPI
 import RemoteConfigCore
 
 /// A template as read or published: its JSON (with `version` once published) and its ETag.
@@ -44,9 +45,7 @@ extension AdminClient {
 
     /// `POST …/remoteConfig:rollback`: publishes a copy of `version`, recorded with `origin` (`CLI`, …).
     public func rollback(project: String, to version: Int64, origin: String? = nil) async throws -> TemplateWithETag {
-        var object: JSONObject = ["versionNumber": .string(String(version))]
-        if let origin { object["updateOrigin"] = .string(origin) }
-        let body = JSONValue.object(object).jsonBytes()
+        let body = try APIEncoder.bytes(RollbackRequest(versionNumber: String(version), updateOrigin: origin))
         let response = try await call("POST", Self.templatePath(project, ":rollback"), body: body)
         return TemplateWithETag(template: try response.object(), etag: response.headers["etag"] ?? "*")
     }

@@ -1,4 +1,4 @@
-import RemoteConfigCore
+import RemoteConfigAPI
 
 /// `/v1/projects/{p}/webhooks`.
 extension AdminClient {
@@ -10,23 +10,21 @@ extension AdminClient {
     }
 
     /// `GET …/webhooks`: the project's webhooks, without secrets.
-    public func listWebhooks(project: String) async throws -> JSONObject {
-        try await call("GET", Self.webhooks(project)).object()
+    public func listWebhooks(project: String) async throws -> WebhookList {
+        try await call("GET", Self.webhooks(project)).decode(WebhookList.self)
     }
 
     /// `GET …/webhooks/{id}`.
-    public func webhook(project: String, id: String) async throws -> JSONObject {
-        try await call("GET", Self.webhooks(project) + "/" + Self.webhookID(id)).object()
+    public func webhook(project: String, id: String) async throws -> Webhook {
+        try await call("GET", Self.webhooks(project) + "/" + Self.webhookID(id)).decode(Webhook.self)
     }
 
     /// `POST …/webhooks`: the answer carries the signing secret, shown this once.
     public func createWebhook(
         project: String, url: String, events: [String], format: String?, description: String?
-    ) async throws -> JSONObject {
-        var body: JSONObject = ["url": .string(url), "events": .array(events.map { .string($0) })]
-        if let format { body["format"] = .string(format) }
-        if let description { body["description"] = .string(description) }
-        return try await call("POST", Self.webhooks(project), body: JSONValue.object(body).jsonBytes()).object()
+    ) async throws -> Webhook {
+        let body = WebhookRequest(url: url, events: events, format: format, description: description)
+        return try await call("POST", Self.webhooks(project), body: APIEncoder.bytes(body)).decode(Webhook.self)
     }
 
     /// `DELETE …/webhooks/{id}`.
@@ -35,12 +33,13 @@ extension AdminClient {
     }
 
     /// `POST …/webhooks/{id}:test`: queues a ping.
-    public func testWebhook(project: String, id: String) async throws -> JSONObject {
-        try await call("POST", Self.webhooks(project) + "/" + Self.webhookID(id) + ":test").object()
+    public func testWebhook(project: String, id: String) async throws -> WebhookPing {
+        try await call("POST", Self.webhooks(project) + "/" + Self.webhookID(id) + ":test").decode(WebhookPing.self)
     }
 
     /// `GET …/webhooks/{id}/deliveries`, newest first.
-    public func webhookDeliveries(project: String, id: String) async throws -> JSONObject {
-        try await call("GET", Self.webhooks(project) + "/" + Self.webhookID(id) + "/deliveries").object()
+    public func webhookDeliveries(project: String, id: String) async throws -> WebhookDeliveryList {
+        try await call("GET", Self.webhooks(project) + "/" + Self.webhookID(id) + "/deliveries").decode(
+            WebhookDeliveryList.self)
     }
 }

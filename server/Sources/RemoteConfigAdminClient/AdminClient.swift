@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigCore
 
 #if canImport(FoundationNetworking)
@@ -22,6 +23,16 @@ public struct AdminClient: Sendable {
                 return try JSONValue(parsing: body)
             } catch {
                 throw AdminClientError.badResponse("not JSON (\(error))")
+            }
+        }
+
+        /// The body as `type`, one of the API's bodies.
+        public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            do {
+                return try APIDecoder.decode(type, from: body)
+            } catch let error as DecodingError {
+                let (field, problem) = FieldProblem.of(error)
+                throw AdminClientError.badResponse(problem.sentence(field: field))
             }
         }
 
@@ -105,19 +116,17 @@ public struct AdminClient: Sendable {
     /// The API's error shape read from an answer, or a plain sentence when the body is something else.
     static func error(_ response: Response) -> ServerError {
         let fallback = HTTPURLResponse.localizedString(forStatusCode: response.status)
-        guard let object = (try? JSONValue(parsing: response.body))?["error"]?.objectValue else {
+        guard let body = try? APIDecoder.decode(ErrorBody.self, from: response.body) else {
             return ServerError(
                 code: response.status, status: "",
                 message: "the server answered \(response.status) (\(fallback))", details: [], body: response.body)
         }
-        let details = (object["details"]?.arrayValue ?? []).map { item in
-            ServerError.Detail(
-                field: item["field"]?.stringValue, reason: item["reason"]?.stringValue,
-                message: item["message"]?.stringValue)
+        let details = (body.error.details ?? []).map { item in
+            ServerError.Detail(field: item.field, reason: item.reason, message: item.message)
         }
         return ServerError(
-            code: response.status, status: object["status"]?.stringValue ?? "",
-            message: object["message"]?.stringValue ?? fallback, details: details, body: response.body)
+            code: response.status, status: body.error.status, message: body.error.message, details: details,
+            body: response.body)
     }
 
     /// A short reason for a transport failure ("connection refused", "timed out").

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -95,6 +96,9 @@ enum Output {
     }
 
     static func json(_ object: JSONObject) { json(.object(object)) }
+
+    /// One of the API's bodies as pretty JSON, members in the order the server writes them.
+    static func json(_ body: some Encodable) throws { json(try APIEncoder.encode(body)) }
 
     /// Whether stderr is a terminal, where progress lines make sense (not a CI log or a pipe).
     static var stderrIsTerminal: Bool { isatty(2) == 1 }

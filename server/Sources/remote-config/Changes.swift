@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -51,7 +52,7 @@ struct Changes: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let client = try connection.client()
-                var requests: [JSONValue] = []
+                var requests: [ChangeRequest] = []
                 var token: String?
                 repeat {
                     let want = min(Self.pageSize, (limit ?? Int.max) - requests.count)
@@ -61,9 +62,7 @@ struct Changes: AsyncParsableCommand {
                     token = page.nextPageToken
                 } while token != nil && requests.count < (limit ?? Int.max)
                 if connection.json {
-                    var object: JSONObject = ["changeRequests": .array(requests)]
-                    if let token { object["nextPageToken"] = .string(token) }
-                    return Output.json(object)
+                    return try Output.json(ChangeRequestList(changeRequests: requests, nextPageToken: token))
                 }
                 if requests.isEmpty {
                     let which = state.map { " \($0.uppercased())" } ?? ""
@@ -73,10 +72,9 @@ struct Changes: AsyncParsableCommand {
                     "ID", "STATE", "CREATED", "AUTHOR", "APPROVALS", "PUBLISH TIME", "VERSION", "DESCRIPTION")
                 for request in requests {
                     table.add(
-                        ChangeRequestText.id(request), request.text("state"), request.text("createTime"),
-                        request["author"]?.text("displayName") ?? "",
-                        String(request["approvals"]?.arrayValue?.count ?? 0), request.text("publishTime"),
-                        request.text("publishedVersionNumber"), request.text("description"))
+                        request.id, request.state, RFC3339.format(request.createTime), request.author.displayName,
+                        String(request.approvals.count), request.publishTime.map(RFC3339.format) ?? "",
+                        request.publishedVersionNumber ?? "", request.description)
                 }
                 table.print()
                 if token != nil { Output.note("(more change requests follow; raise --limit to see them)") }
@@ -103,13 +101,12 @@ struct Changes: AsyncParsableCommand {
             try await runAdmin {
                 let client = try connection.client()
                 let request = try await client.changeRequest(project: project.project, id: id)
-                if connection.json { return Output.json(request) }
+                if connection.json { return try Output.json(request) }
                 let settings = try? await client.project(id: project.project)
-                var diff = request["diff"]?.objectValue ?? [:]
-                let value = JSONValue.object(request)
+                var diff = request.diff?.objectValue ?? [:]
                 // Once published, "against the published template" is itself: show what its publish changed.
-                if let number = Int64(value.text("publishedVersionNumber")),
-                    let proposed = request["template"]?.objectValue
+                if let number = request.publishedVersionNumber.flatMap({ Int64($0) }),
+                    let proposed = request.template?.objectValue
                 {
                     let before: RemoteConfigTemplate
                     if number > 1 {
@@ -152,7 +149,7 @@ struct Changes: AsyncParsableCommand {
             try await runAdmin {
                 let request = try await connection.client().actOnChangeRequest(
                     project: project.project, id: id, action: "approve", comment: comment)
-                ChangeRequestText.report("Approved", request, project: project.project, json: connection.json)
+                try ChangeRequestText.report("Approved", request, project: project.project, json: connection.json)
             }
         }
     }
@@ -175,7 +172,7 @@ struct Changes: AsyncParsableCommand {
             try await runAdmin {
                 let request = try await connection.client().actOnChangeRequest(
                     project: project.project, id: id, action: "reject", comment: comment)
-                ChangeRequestText.report("Rejected", request, project: project.project, json: connection.json)
+                try ChangeRequestText.report("Rejected", request, project: project.project, json: connection.json)
             }
         }
     }
@@ -197,7 +194,7 @@ struct Changes: AsyncParsableCommand {
             try await runAdmin {
                 let request = try await connection.client().actOnChangeRequest(
                     project: project.project, id: id, action: "cancel")
-                ChangeRequestText.report("Cancelled", request, project: project.project, json: connection.json)
+                try ChangeRequestText.report("Cancelled", request, project: project.project, json: connection.json)
             }
         }
     }
@@ -224,11 +221,10 @@ struct Changes: AsyncParsableCommand {
             try await runAdmin {
                 let request = try await connection.client().actOnChangeRequest(
                     project: project.project, id: id, action: "publish", force: force)
-                if connection.json { return Output.json(request) }
-                let value = JSONValue.object(request)
+                if connection.json { return try Output.json(request) }
                 Output.line(
-                    "Published change request \(ChangeRequestText.id(value)) of \(project.project) as version "
-                        + "\(value.text("publishedVersionNumber")).")
+                    "Published change request \(request.id) of \(project.project) as version "
+                        + "\(request.publishedVersionNumber ?? "").")
             }
         }
     }
@@ -236,72 +232,50 @@ struct Changes: AsyncParsableCommand {
 
 /// Change requests as text for people.
 enum ChangeRequestText {
-    /// The bare number of `changeRequests/<id>`.
-    static func id(_ request: JSONValue) -> String {
-        AdminClient.changeRequestID(request.text("name"))
-    }
-
     /// One line after an action: what was done and the state it left; the request itself with `--json`.
-    static func report(_ done: String, _ request: JSONObject, project: String, json: Bool) {
-        if json { return Output.json(request) }
-        let value = JSONValue.object(request)
-        var line = "\(done) change request \(id(value)) of \(project): it is \(value.text("state"))"
-        if value.text("state") == "SCHEDULED" { line += " for \(value.text("publishTime"))" }
+    static func report(_ done: String, _ request: ChangeRequest, project: String, json: Bool) throws {
+        if json { return try Output.json(request) }
+        var line = "\(done) change request \(request.id) of \(project): it is \(request.state)"
+        if request.state == "SCHEDULED", let time = request.publishTime { line += " for \(RFC3339.format(time))" }
         Output.line(line + ".")
     }
 
     /// The request's fields, one a line, then its diff against the published template.
-    static func details(_ object: JSONObject, diff: JSONObject, project: String, settings: JSONObject?) -> String {
-        let request = JSONValue.object(object)
+    static func details(_ request: ChangeRequest, diff: JSONObject, project: String, settings: Project?) -> String {
         var rows: [(String, String)] = [
-            ("State", request.text("state")),
-            ("Description", request.text("description").isEmpty ? "(none)" : request.text("description")),
-            ("Author", actor(request["author"])),
-            ("Created", request.text("createTime")),
-            ("Base version", request.text("baseVersionNumber")),
+            ("State", request.state),
+            ("Description", request.description.isEmpty ? "(none)" : request.description),
+            ("Author", actor(request.author)),
+            ("Created", RFC3339.format(request.createTime)),
+            ("Base version", request.baseVersionNumber),
             ("Publish time", publishTime(request)),
         ]
-        if let source = request["rollbackSource"]?.stringValue { rows.append(("Rolls back to", "version \(source)")) }
-        if let version = request["publishedVersionNumber"]?.stringValue {
-            rows.append(("Published as", "version \(version)"))
+        if let source = request.rollbackSource { rows.append(("Rolls back to", "version \(source)")) }
+        if let version = request.publishedVersionNumber { rows.append(("Published as", "version \(version)")) }
+        for (closure, label) in [(request.rejection, "Rejected by"), (request.cancellation, "Cancelled by")] {
+            guard let closure else { continue }
+            rows.append((label, review(closure)))
         }
-        for (key, label) in [("rejection", "Rejected by"), ("cancellation", "Cancelled by")] {
-            guard let closure = request[key] else { continue }
-            var text = "\(actor(closure)) at \(closure.text("time"))"
-            if !closure.text("comment").isEmpty { text += ": " + JSONValue.string(closure.text("comment")).jsonString }
-            rows.append((label, text))
-        }
-        let approvals = request["approvals"]?.arrayValue ?? []
-        var count = "\(approvals.count)"
-        if let settings = settings.map(JSONValue.object), settings["requireApproval"]?.boolValue == true,
-            let required = settings["approvalsRequired"]?.stringValue ?? settings["approvalsRequired"]?.jsonString
-        {
-            count += " of \(required) required"
-        }
+        var count = "\(request.approvals.count)"
+        if let settings, settings.requireApproval { count += " of \(settings.approvalsRequired) required" }
         rows.append(("Approvals", count))
         let width = rows.map(\.0.count).max() ?? 0
-        var lines = ["Change request \(id(request)) of \(project)"]
+        var lines = ["Change request \(request.id) of \(project)"]
         lines += rows.map { label, value in
             "  \(label):" + String(repeating: " ", count: width - label.count + 1) + value
         }
-        for approval in approvals {
-            var line = "    \(actor(approval)) at \(approval.text("time"))"
-            if !approval.text("comment").isEmpty {
-                line += ": " + JSONValue.string(approval.text("comment")).jsonString
-            }
-            lines.append(line)
-        }
+        for approval in request.approvals { lines.append("    " + review(approval)) }
         let from = diff["from"]?.stringValue ?? "0"
-        let base = request.text("baseVersionNumber")
+        let base = request.baseVersionNumber
         lines.append("")
-        if let published = request["publishedVersionNumber"]?.stringValue {
+        if let published = request.publishedVersionNumber {
             lines.append("What publishing it changed (version \(from) → \(published)):")
         } else if from == "0" {
             lines.append("Against the empty template (nothing published yet):")
-        } else if from != base, open.contains(request.text("state")) {
+        } else if from != base, open.contains(request.state) {
             // A scheduled publish is forced (nobody is there to resolve the conflict); `changes publish` is not.
             let consequence =
-                request.text("state") == "SCHEDULED"
+                request.state == "SCHEDULED"
                 ? "the server still publishes it at its time; cancel it if that is not wanted"
                 : "`changes publish` refuses it without --force"
             lines.append(
@@ -316,18 +290,22 @@ enum ChangeRequestText {
     /// The states in which a request may still be published.
     static let open: Swift.Set<String> = ["OPEN", "APPROVED", "SCHEDULED"]
 
-    private static func publishTime(_ request: JSONValue) -> String {
-        let time = request.text("publishTime")
-        if !time.isEmpty { return time }
-        return open.contains(request.text("state")) ? "(none: published by `changes publish`)" : "(none)"
+    private static func publishTime(_ request: ChangeRequest) -> String {
+        if let time = request.publishTime { return RFC3339.format(time) }
+        return open.contains(request.state) ? "(none: published by `changes publish`)" : "(none)"
+    }
+
+    /// `Alice (apiKeys/q9r…) at <time>: "comment"`.
+    private static func review(_ review: ChangeRequestReview) -> String {
+        var text = "\(actor(review.actor)) at \(RFC3339.format(review.time))"
+        if let comment = review.comment, !comment.isEmpty { text += ": " + JSONValue.string(comment).jsonString }
+        return text
     }
 
     /// `Alice (apiKeys/q9r…)`, or `the server` for its own actions.
-    static func actor(_ value: JSONValue?) -> String {
-        guard let value else { return "" }
-        let key = value["key"]?.stringValue
-        let name = value.text("displayName")
-        guard let key else { return name.isEmpty ? "the server" : "\(name) (the server)" }
+    static func actor(_ actor: ActingKey) -> String {
+        let name = actor.displayName
+        guard let key = actor.key else { return name.isEmpty ? "the server" : "\(name) (the server)" }
         return name.isEmpty ? key : "\(name) (\(key))"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -49,25 +50,25 @@ extension Changes {
                 template["version"] = nil
                 let request = try await client.createChangeRequest(
                     project: project.project, template: template, description: description, publishTime: at)
-                let value = JSONValue.object(request)
-                let id = ChangeRequestText.id(value)
+                let id = request.id
                 // The request's base is what was published when it was opened: a publish that landed after the
                 // check above would be silently undone by this file, so the request is withdrawn.
-                let base = Int64(value.text("baseVersionNumber")) ?? 0
+                let base = Int64(request.baseVersionNumber) ?? 0
                 if !force, base != (fileVersion ?? 0) {
                     _ = try? await client.actOnChangeRequest(project: project.project, id: id, action: "cancel")
                     throw CommandFailure(.conflict, stale(fileVersion, published: base))
                 }
-                if connection.json { return Output.json(request) }
-                var line = "Opened change request \(id) of \(project.project): it is \(value.text("state"))"
-                if value.text("state") == "SCHEDULED" { line += " for \(value.text("publishTime"))" }
+                if connection.json { return try Output.json(request) }
+                let time = request.publishTime.map(RFC3339.format) ?? ""
+                var line = "Opened change request \(id) of \(project.project): it is \(request.state)"
+                if request.state == "SCHEDULED" { line += " for \(time)" }
                 Output.line(line + ".")
-                if value.text("state") == "OPEN" {
+                if request.state == "OPEN" {
                     Output.note(
                         "Another key approves it with `remote-config changes approve -p \(project.project) \(id)`; "
                             + (at == nil
                                 ? "then `remote-config changes publish -p \(project.project) \(id)` publishes it."
-                                : "the server then publishes it at \(value.text("publishTime"))."))
+                                : "the server then publishes it at \(time)."))
                 }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -34,7 +35,7 @@ struct Insights: AsyncParsableCommand {
                 let report = try await connection.client().insightsVersions(
                     project: project.project, platform: platform?.uppercased(), since: window.since, until: window.until
                 )
-                if connection.json { return InsightsText.json(report) }
+                if connection.json { return try InsightsText.json(report) }
                 InsightsText.versions(report, project: project.project)
             }
         }
@@ -54,7 +55,7 @@ struct Insights: AsyncParsableCommand {
             try await runAdmin {
                 let report = try await connection.client().insightsParameters(
                     project: project.project, since: window.since, until: window.until)
-                if connection.json { return InsightsText.json(report) }
+                if connection.json { return try InsightsText.json(report) }
                 InsightsText.parameters(report, project: project.project)
             }
         }
@@ -72,12 +73,8 @@ struct WindowOptions: ParsableArguments {
 
 /// How insights reports read on a terminal.
 enum InsightsText {
-    static func json(_ report: some Encodable) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let bytes = (try? encoder.encode(report)) ?? Data("{}".utf8)
-        FileHandle.standardOutput.write(bytes + Data("\n".utf8))
-    }
+    /// A report as pretty JSON, members in the order the server writes them.
+    static func json(_ report: some Encodable) throws { try Output.json(report) }
 
     static func versions(_ report: InsightsVersionsReport, project: String) {
         guard report.enabled else { return Output.line("Insights are off on this server (--insights off).") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -23,15 +24,13 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let answer = try await connection.client().listKeys()
-                if connection.json { return Output.json(answer) }
-                let keys = answer["apiKeys"]?.arrayValue ?? []
-                if keys.isEmpty { return Output.line("No keys.") }
+                if connection.json { return try Output.json(answer) }
+                if answer.apiKeys.isEmpty { return Output.line("No keys.") }
                 var table = Table("KEY", "NAME", "ROLE", "PROJECT", "PREFIX", "CREATED")
-                for key in keys {
-                    let project = key.text("project")
+                for key in answer.apiKeys {
                     table.add(
-                        key.text("name"), key.text("displayName"), key.text("role"),
-                        project.isEmpty ? "(all)" : project, key.text("keyPrefix"), key.text("createTime"))
+                        key.name, key.displayName, key.role, key.project ?? "(all)", key.keyPrefix,
+                        RFC3339.format(key.createTime))
                 }
                 table.print()
             }
@@ -62,12 +61,11 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let key = try await connection.client().createKey(role: role, project: project, displayName: name)
-                if connection.json { return Output.json(key) }
-                let value = JSONValue.object(key)
-                let scope = value.text("project").isEmpty ? "all projects" : "project \(value.text("project"))"
-                Output.note("Created \(value.text("role")) key \(value.text("name")) for \(scope).")
+                if connection.json { return try Output.json(key) }
+                let scope = key.project.map { "project \($0)" } ?? "all projects"
+                Output.note("Created \(key.role) key \(key.name) for \(scope).")
                 Output.note("Its secret, shown this once:")
-                Output.line(value.text("key"))
+                Output.line(key.key ?? "")
             }
         }
     }

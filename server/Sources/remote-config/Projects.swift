@@ -1,4 +1,5 @@
 import ArgumentParser
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -22,12 +23,11 @@ struct Projects: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let answer = try await connection.client().listProjects()
-                if connection.json { return Output.json(answer) }
-                let projects = answer["projects"]?.arrayValue ?? []
-                if projects.isEmpty { return Output.line("No projects.") }
+                if connection.json { return try Output.json(answer) }
+                if answer.projects.isEmpty { return Output.line("No projects.") }
                 var table = Table("PROJECT", "NAME", "CREATED")
-                for project in projects {
-                    table.add(project.text("projectId"), project.text("displayName"), project.text("createTime"))
+                for project in answer.projects {
+                    table.add(project.projectId, project.displayName, RFC3339.format(project.createTime))
                 }
                 table.print()
             }
@@ -50,9 +50,8 @@ struct Projects: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let project = try await connection.client().createProject(id: id, displayName: name)
-                if connection.json { return Output.json(project) }
-                let value = JSONValue.object(project)
-                Output.line("Created project \(value.text("projectId")) (\(value.text("displayName"))).")
+                if connection.json { return try Output.json(project) }
+                Output.line("Created project \(project.projectId) (\(project.displayName)).")
             }
         }
     }

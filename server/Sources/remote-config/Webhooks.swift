@@ -1,4 +1,5 @@
 import ArgumentParser
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -24,15 +25,13 @@ struct Webhooks: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let answer = try await connection.client().listWebhooks(project: project.project)
-                if connection.json { return Output.json(answer) }
-                let webhooks = answer["webhooks"]?.arrayValue ?? []
-                if webhooks.isEmpty { return Output.line("No webhooks in \(project.project).") }
+                if connection.json { return try Output.json(answer) }
+                if answer.webhooks.isEmpty { return Output.line("No webhooks in \(project.project).") }
                 var table = Table("WEBHOOK", "URL", "EVENTS", "FORMAT", "ENABLED")
-                for webhook in webhooks {
-                    let events = (webhook["events"]?.arrayValue ?? []).compactMap(\.stringValue)
+                for webhook in answer.webhooks {
                     table.add(
-                        webhook.text("name"), webhook.text("url"), events.joined(separator: ","),
-                        webhook.text("format"), webhook["enabled"]?.boolValue == true ? "yes" : "no")
+                        webhook.name, webhook.url, webhook.events.joined(separator: ","), webhook.format,
+                        webhook.enabled ? "yes" : "no")
                 }
                 table.print()
             }
@@ -63,11 +62,10 @@ struct Webhooks: AsyncParsableCommand {
                 let created = try await connection.client().createWebhook(
                     project: project.project, url: url, events: events.isEmpty ? ["*"] : events,
                     format: format?.uppercased(), description: description)
-                if connection.json { return Output.json(created) }
-                let value = JSONValue.object(created)
-                Output.note("Created \(value.text("name")) → \(value.text("url")).")
+                if connection.json { return try Output.json(created) }
+                Output.note("Created \(created.name) → \(created.url).")
                 Output.note("Its signing secret, shown this once:")
-                Output.line(value.text("secret"))
+                Output.line(created.secret ?? "")
             }
         }
     }
@@ -81,7 +79,7 @@ struct Webhooks: AsyncParsableCommand {
 
         func run() async throws {
             try await runAdmin {
-                Output.json(try await connection.client().webhook(project: project.project, id: id))
+                try Output.json(try await connection.client().webhook(project: project.project, id: id))
             }
         }
     }
@@ -112,9 +110,9 @@ struct Webhooks: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let queued = try await connection.client().testWebhook(project: project.project, id: id)
-                if connection.json { return Output.json(queued) }
+                if connection.json { return try Output.json(queued) }
                 Output.line(
-                    "Queued ping \(JSONValue.object(queued).text("id")); see `webhooks deliveries` for its fate.")
+                    "Queued ping \(queued.id); see `webhooks deliveries` for its fate.")
             }
         }
     }
@@ -129,16 +127,14 @@ struct Webhooks: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let answer = try await connection.client().webhookDeliveries(project: project.project, id: id)
-                if connection.json { return Output.json(answer) }
-                let deliveries = answer["deliveries"]?.arrayValue ?? []
-                if deliveries.isEmpty { return Output.line("No deliveries yet.") }
+                if connection.json { return try Output.json(answer) }
+                if answer.deliveries.isEmpty { return Output.line("No deliveries yet.") }
                 var table = Table("DELIVERY", "TYPE", "STATE", "ATTEMPTS", "LAST STATUS", "LAST ERROR", "CREATED")
-                for delivery in deliveries {
-                    let status = delivery["lastStatus"]?.doubleValue.map { String(Int($0)) } ?? ""
-                    let attempts = delivery["attempts"]?.doubleValue.map { String(Int($0)) } ?? "0"
+                for delivery in answer.deliveries {
                     table.add(
-                        delivery.text("id"), delivery.text("type"), delivery.text("state"), attempts, status,
-                        delivery.text("lastError"), delivery.text("createTime"))
+                        delivery.id, delivery.type, delivery.state, String(delivery.attempts),
+                        delivery.lastStatus.map(String.init) ?? "", delivery.lastError ?? "",
+                        RFC3339.format(delivery.createTime))
                 }
                 table.print()
             }

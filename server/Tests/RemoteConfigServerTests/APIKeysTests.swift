@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import RemoteConfigAPI
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -8,24 +9,22 @@ import Testing
     @Test func createShowsTheSecretOnceAndListHidesIt() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            let created = try await app.call(
-                .post, "/v1/apiKeys", json: ["displayName": "iOS app", "role": "client", "project": "shop-app"])
-            #expect(created.status == 201)
-            let secret = try #require(created.json["key"] as? String)
+            let created = try await app.admin.createKey(role: "client", project: "shop-app", name: "iOS app")
+            let secret = try #require(created.key)
             #expect(secret.hasPrefix("rc_client_"))
             #expect(secret.count >= "rc_client_".count + 22)  // ≥ 128 bits in base62
-            #expect(created.json["role"] as? String == "client")
-            #expect(created.json["project"] as? String == "shop-app")
-            #expect((created.json["name"] as? String)?.hasPrefix("apiKeys/") == true)
+            #expect(created.role == "client")
+            #expect(created.project == "shop-app")
+            #expect(created.name.hasPrefix("apiKeys/"))
 
             let list = try await app.call(.get, "/v1/apiKeys")
             #expect(list.status == 200)
             #expect(!list.text.contains(secret))
-            let keys = try #require(list.json["apiKeys"] as? [[String: Any]])
-            let listed = try #require(keys.first { $0["name"] as? String == created.json["name"] as? String })
-            #expect(listed["displayName"] as? String == "iOS app")
-            #expect((listed["keyPrefix"] as? String).map { secret.hasPrefix($0) } == true)
-            #expect(listed["key"] == nil)
+            let keys = try list.decode(APIKeyList.self).apiKeys
+            let listed = try #require(keys.first { $0.name == created.name })
+            #expect(listed.displayName == "iOS app")
+            #expect(secret.hasPrefix(listed.keyPrefix))
+            #expect(listed.key == nil)
         }
     }
 
@@ -63,8 +62,7 @@ import Testing
         try await TestApp.run { app in
             let key = try await app.createKey(role: "viewer")
             #expect(try await app.call(.get, "/v1/projects", token: key.secret).status == 200)
-            let revoked = try await app.call(.delete, "/v1/apiKeys/\(key.id)")
-            #expect(revoked.status == 200)
+            try await app.admin.revokeKey(key.id)
             let after = try await app.call(.get, "/v1/projects", token: key.secret)
             #expect(after.status == 401)
             #expect(after.errorStatus == "UNAUTHENTICATED")
@@ -86,8 +84,7 @@ import Testing
                 .post, "/v1/apiKeys", json: ["role": "client", "project": "nope-app"])
             #expect(unknownProject.status == 404)
             #expect(unknownProject.errorFields == ["project"])
-            let list = try await app.call(.get, "/v1/apiKeys")
-            #expect((list.json["apiKeys"] as? [Any])?.count == 1)  // only the bootstrap admin
+            #expect(try await app.admin.listKeys().apiKeys.count == 1)  // only the bootstrap admin
         }
     }
 
@@ -105,9 +102,8 @@ import Testing
             #expect(other.status == 403)
             let global = try await app.call(.post, "/v1/apiKeys", token: admin.secret, json: ["role": "viewer"])
             #expect(global.status == 403)
-            let list = try await app.call(.get, "/v1/apiKeys", token: admin.secret)
-            let projects = (list.json["apiKeys"] as? [[String: Any]])?.map { $0["project"] as? String }
-            #expect(projects?.allSatisfy { $0 == "shop-app" } == true)
+            let keys = try await app.admin.with(token: admin.secret).listKeys().apiKeys
+            #expect(!keys.isEmpty && keys.allSatisfy { $0.project == "shop-app" })
             #expect(try await app.call(.delete, "/v1/apiKeys/\(foreign.id)", token: admin.secret).status == 404)
         }
     }

@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -8,17 +10,18 @@ import Testing
             let created = try await app.call(
                 .post, "/v1/projects", json: ["projectId": "shop-app", "displayName": "Shop"])
             #expect(created.status == 201)
-            #expect(created.json["projectId"] as? String == "shop-app")
-            #expect(created.json["displayName"] as? String == "Shop")
-            #expect((created.json["createTime"] as? String)?.hasSuffix("Z") == true)
+            let project = try created.decode(Project.self)
+            #expect(project.projectId == "shop-app")
+            #expect(project.displayName == "Shop")
+            #expect(abs(project.createTime.timeIntervalSinceNow) < 60)
+            // RFC 3339 in UTC, with milliseconds, as Firebase writes times.
+            #expect(created.text.contains(#""createTime":"\#(RFC3339.format(project.createTime))""#))
+            #expect(RFC3339.format(project.createTime).hasSuffix("Z"))
 
-            let one = try await app.call(.get, "/v1/projects/shop-app")
-            #expect(one.status == 200)
-            #expect(one.json["displayName"] as? String == "Shop")
+            #expect(try await app.admin.project("shop-app") == project)
 
-            try await app.createProject("other-app")
-            let list = try await app.call(.get, "/v1/projects")
-            let ids = (list.json["projects"] as? [[String: Any]])?.compactMap { $0["projectId"] as? String }
+            try await app.admin.createProject("other-app")
+            let ids = try await app.admin.listProjects().projects.map(\.projectId)
             #expect(ids == ["other-app", "shop-app"])
         }
     }
@@ -30,8 +33,7 @@ import Testing
             #expect(reply.status == 400)
             #expect(reply.errorStatus == "INVALID_ARGUMENT")
             #expect(reply.errorFields == ["projectId"])
-            let list = try await app.call(.get, "/v1/projects")
-            #expect((list.json["projects"] as? [Any])?.isEmpty == true)
+            #expect(try await app.admin.listProjects().projects.isEmpty)
         }
     }
 
@@ -43,6 +45,12 @@ import Testing
             let mistyped = try await app.call(.post, "/v1/projects", json: ["projectId": 42])
             #expect(mistyped.status == 400)
             #expect(mistyped.errorReasons == ["NOT_A_STRING"])
+            #expect(
+                mistyped.errorBody
+                    == ErrorBody(
+                        error: .init(
+                            code: 400, status: "INVALID_ARGUMENT", message: "projectId must be a string",
+                            details: [.init(field: "projectId", reason: "NOT_A_STRING")])))
         }
     }
 
@@ -53,8 +61,7 @@ import Testing
                 .post, "/v1/projects", json: ["projectId": "shop-app", "displayName": "Again"])
             #expect(again.status == 409)
             #expect(again.errorStatus == "ALREADY_EXISTS")
-            let one = try await app.call(.get, "/v1/projects/shop-app")
-            #expect(one.json["displayName"] as? String == "SHOP-APP")
+            #expect(try await app.admin.project("shop-app").displayName == "SHOP-APP")
         }
     }
 
@@ -71,8 +78,7 @@ import Testing
             try await app.createProject("shop-app")
             try await app.createProject("other-app")
             let viewer = try await app.createKey(role: "viewer", project: "shop-app")
-            let list = try await app.call(.get, "/v1/projects", token: viewer.secret)
-            let ids = (list.json["projects"] as? [[String: Any]])?.compactMap { $0["projectId"] as? String }
+            let ids = try await app.admin.with(token: viewer.secret).listProjects().projects.map(\.projectId)
             #expect(ids == ["shop-app"])
         }
     }

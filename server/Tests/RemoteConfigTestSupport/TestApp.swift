@@ -111,20 +111,23 @@ public struct TestApp {
 
         /// Creates a project as the bootstrap admin.
         public func createProject(_ id: String) async throws {
-            let reply = try await call(.post, "/v1/projects", json: ["projectId": id, "displayName": id.uppercased()])
-            try SetupFailure.unless(reply.status == 201, "could not create project \(id): \(reply.text)")
+            do {
+                try await admin.createProject(id, displayName: id.uppercased())
+            } catch let failure as AdminCallFailure {
+                throw SetupFailure(description: "could not create project \(id): \(failure.text)")
+            }
         }
 
         /// Creates a key and returns its secret and id.
         public func createKey(role: String, project: String? = nil, name: String? = nil) async throws -> (
             secret: String, id: String
         ) {
-            var json: [String: Any] = ["displayName": name ?? "\(role) key", "role": role]
-            if let project { json["project"] = project }
-            let reply = try await call(.post, "/v1/apiKeys", json: json)
-            try SetupFailure.unless(reply.status == 201, "could not create key: \(reply.text)")
-            let name = reply.json["name"] as! String
-            return (reply.json["key"] as! String, String(name.dropFirst("apiKeys/".count)))
+            do {
+                let key = try await admin.createKey(role: role, project: project, name: name)
+                return (key.key ?? "", key.id)
+            } catch let failure as AdminCallFailure {
+                throw SetupFailure(description: "could not create key: \(failure.text)")
+            }
         }
     }
 

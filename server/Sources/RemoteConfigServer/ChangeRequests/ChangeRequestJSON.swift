@@ -1,90 +1,64 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
-/// A change request as the API writes it.
+/// A change request as the API writes it, and the checks of the bodies its routes read.
 enum ChangeRequestJSON {
-    /// `{"name", "state", "description", "author", "baseVersionNumber", "createTime", "updateTime",
-    /// "publishTime", "template", "approvals", "publishedVersionNumber", …}`; `template` only when read.
-    static func object(_ request: ChangeRequest) throws -> JSONObject {
-        var object: JSONObject = [
-            "name": .string(ChangeRequest.name(request.id)),
-            "state": .string(request.state.rawValue),
-            "description": .string(request.description),
-            "author": .object(actor(keyId: request.author.keyId, displayName: request.author.displayName)),
-            "baseVersionNumber": .string(String(request.baseVersion)),
-            "createTime": .string(JSONResponse.timestamp(request.createTime)),
-            "updateTime": .string(JSONResponse.timestamp(request.updateTime)),
-            "publishTime": request.publishTime.map { .string(JSONResponse.timestamp($0)) } ?? .null,
-        ]
-        if let json = request.templateJSON {
-            object["template"] = try JSONValue(parsing: json)
-        }
-        if let source = request.rollbackSource { object["rollbackSource"] = .string(String(source)) }
-        if request.autoApproved { object["autoApproved"] = .bool(true) }
-        object["approvals"] = .array(
-            request.approvals.map { approval in
-                var entry = actor(keyId: approval.keyId, displayName: approval.displayName)
-                entry["time"] = .string(JSONResponse.timestamp(approval.time))
-                entry["comment"] = .string(approval.comment)
-                return .object(entry)
-            })
-        object["publishedVersionNumber"] = request.publishedVersion.map { .string(String($0)) } ?? .null
+    /// The stored request as `RemoteConfigAPI.ChangeRequest`; `template` only when the store read it.
+    static func body(_ request: RemoteConfigStore.ChangeRequest) throws -> RemoteConfigAPI.ChangeRequest {
+        var body = RemoteConfigAPI.ChangeRequest(
+            name: RemoteConfigStore.ChangeRequest.name(request.id), state: request.state.rawValue,
+            description: request.description,
+            author: actor(keyId: request.author.keyId, displayName: request.author.displayName),
+            baseVersionNumber: String(request.baseVersion), createTime: request.createTime,
+            updateTime: request.updateTime, publishTime: request.publishTime,
+            template: try request.templateJSON.map { try JSONValue(parsing: $0) },
+            rollbackSource: request.rollbackSource.map(String.init), autoApproved: request.autoApproved ? true : nil,
+            approvals: request.approvals.map { approval in
+                ChangeRequestReview(
+                    key: "apiKeys/\(approval.keyId)", displayName: approval.displayName,
+                    time: approval.time, comment: approval.comment)
+            },
+            publishedVersionNumber: request.publishedVersion.map(String.init))
         if let closure = request.closure {
-            var entry = actor(keyId: closure.keyId, displayName: closure.displayName)
-            entry["time"] = .string(JSONResponse.timestamp(closure.time))
-            if request.state == .rejected { entry["comment"] = .string(closure.comment) }
-            object[request.state == .rejected ? "rejection" : "cancellation"] = .object(entry)
+            let review = ChangeRequestReview(
+                key: closure.keyId.map { "apiKeys/\($0)" }, displayName: closure.displayName, time: closure.time,
+                comment: request.state == .rejected ? closure.comment : nil)
+            if request.state == .rejected { body.rejection = review } else { body.cancellation = review }
         }
-        return object
+        return body
     }
 
     /// `{"key": "apiKeys/<id>", "displayName"}`; `key` is null for the server's own actions.
-    static func actor(keyId: String?, displayName: String) -> JSONObject {
-        ["key": keyId.map { .string("apiKeys/\($0)") } ?? .null, "displayName": .string(displayName)]
+    static func actor(keyId: String?, displayName: String) -> ActingKey {
+        ActingKey(key: keyId.map { "apiKeys/\($0)" }, displayName: displayName)
+    }
+
+    /// A review's comment, checked for length.
+    static func comment(_ body: ReviewRequest) throws -> String {
+        let comment = body.comment ?? ""
+        try TextLimits.check(comment, field: "comment", limit: TextLimits.comment)
+        return comment
     }
 }
 
-/// `POST …/changeRequests`: `{"description", "template" | "rollbackSource", "publishTime"}`; no other field.
-struct CreateChangeRequestBody: RequestBody {
+/// `POST …/changeRequests` checked beyond its types: the description's length, a version number, one source, a time.
+struct CreateChangeRequestBody {
     let description: String
     let template: JSONValue?
     let rollbackSource: Int64?
     let publishTime: Date?
 
-    init(_ body: JSONBody) throws {
-        let known: Set<String> = ["description", "template", "rollbackSource", "publishTime"]
-        for key in body.object.keys where !known.contains(key) {
-            throw APIError.invalidField(
-                key, reason: "UNKNOWN_FIELD",
-                "\(key) is not a field of a change request; send description, template or rollbackSource, publishTime")
-        }
-        description = try body.string("description") ?? ""
+    init(_ body: CreateChangeRequestRequest) throws {
+        description = body.description ?? ""
         try TextLimits.check(description, field: "description", limit: TextLimits.description)
-        switch body.object["template"] {
-        case nil, .null?: template = nil
-        case .object?: template = body.object["template"]
-        default: throw APIError.invalidField("template", reason: "NOT_AN_OBJECT", "template must be an object")
-        }
-        rollbackSource = try TemplateHTTP.versionNumber(
-            try body.stringOrInteger("rollbackSource"), field: "rollbackSource")
+        template = body.template
+        rollbackSource = try TemplateHTTP.versionNumber(body.rollbackSource, field: "rollbackSource")
         if template != nil, rollbackSource != nil {
             throw APIError.invalidField(
                 "rollbackSource", reason: "CONFLICTING_FIELDS", "send either template or rollbackSource, not both")
         }
-        publishTime = try TemplatesController.time(try body.string("publishTime"), field: "publishTime")
-    }
-}
-
-/// `POST …:approve` and `…:reject`: `{"comment"}`, optional.
-struct ReviewBody: RequestBody {
-    let comment: String
-
-    init(_ body: JSONBody) throws {
-        for key in body.object.keys where key != "comment" {
-            throw APIError.invalidField(key, reason: "UNKNOWN_FIELD", "\(key) is not a field of a review; send comment")
-        }
-        comment = try body.string("comment") ?? ""
-        try TextLimits.check(comment, field: "comment", limit: TextLimits.comment)
+        publishTime = try TemplatesController.time(body.publishTime, field: "publishTime")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -33,7 +34,8 @@ struct ChangeRequestsController {
     /// validated here exactly as a publish validates, so a bad one is refused now rather than at publish time.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .editor)
-        let body = try await CreateChangeRequestBody.read(request, context: context)
+        let body = try CreateChangeRequestBody(
+            try await JSONBody.decode(CreateChangeRequestRequest.self, request, context: context))
         var proposal = ChangeRequestProposal(
             templateJSON: "", description: body.description, publishTime: body.publishTime)
         if let template = body.template {
@@ -55,7 +57,7 @@ struct ChangeRequestsController {
             proposal.baseVersion = draft.baseVersion
         }
         let created = try await changeRequests.create(project, proposal, actor: key.auditActor)
-        return TemplateHTTP.response(try ChangeRequestJSON.object(created), status: .created)
+        return try JSONResponse.make(try ChangeRequestJSON.body(created), status: .created)
     }
 
     /// The draft `If-Match` names (its ETag, or `*`): 428 without it, 404 without a draft, 412 when stale.
@@ -90,11 +92,11 @@ struct ChangeRequestsController {
         let parameters = request.uri.queryParameters
         var query = ChangeRequestQuery()
         if let text = parameters.get("state") {
-            guard let state = ChangeRequest.State(rawValue: text.uppercased()) else {
+            guard let state = RemoteConfigStore.ChangeRequest.State(rawValue: text.uppercased()) else {
                 throw APIError.invalidField(
                     "state", reason: "INVALID_STATE",
                     "state must be one of "
-                        + ChangeRequest.State.allCases.map(\.rawValue).joined(separator: ", "))
+                        + RemoteConfigStore.ChangeRequest.State.allCases.map(\.rawValue).joined(separator: ", "))
             }
             query.state = state
         }
@@ -113,43 +115,42 @@ struct ChangeRequestsController {
         let pageSize = query.limit
         query.limit += 1
         let found = try await changeRequests.list(project, query)
-        var object: JSONObject = [
-            "changeRequests": .array(try found.prefix(pageSize).map { .object(try ChangeRequestJSON.object($0)) })
-        ]
-        if found.count > pageSize, let last = found.prefix(pageSize).last {
-            object["nextPageToken"] = .string(String(last.id))
-        }
-        return TemplateHTTP.response(object)
+        var answer = ChangeRequestList(changeRequests: try found.prefix(pageSize).map(ChangeRequestJSON.body))
+        if found.count > pageSize, let last = found.prefix(pageSize).last { answer.nextPageToken = String(last.id) }
+        return try JSONResponse.make(answer)
     }
 
     /// One change request, with `diff` against the template published now.
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .viewer)
         let found = try await read(project, context)
-        var object = try ChangeRequestJSON.object(found)
+        var answer = try ChangeRequestJSON.body(found)
         let latest = try await templates.latest(project)
         let published = try RemoteConfigTemplate(json: Array((latest?.templateJSON ?? "{}").utf8))
         let proposed = try RemoteConfigTemplate(json: Array((found.templateJSON ?? "{}").utf8))
-        object["diff"] = .object(
+        answer.diff = .object(
             TemplateHTTP.diff(
-                from: String(latest?.versionNumber ?? 0), to: ChangeRequest.name(found.id), published, proposed))
-        return TemplateHTTP.response(object)
+                from: String(latest?.versionNumber ?? 0), to: RemoteConfigStore.ChangeRequest.name(found.id), published,
+                proposed))
+        return try JSONResponse.make(answer)
     }
 
     @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
-        let comment = try await ReviewBody.read(request, context: context).comment
+        let comment = try ChangeRequestJSON.comment(
+            try await JSONBody.decode(ReviewRequest.self, request, context: context))
         let approved = try await changeRequests.approve(project, id, comment: comment, actor: key.auditActor)
-        return TemplateHTTP.response(try ChangeRequestJSON.object(approved))
+        return try JSONResponse.make(try ChangeRequestJSON.body(approved))
     }
 
     @Sendable func reject(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
-        let comment = try await ReviewBody.read(request, context: context).comment
+        let comment = try ChangeRequestJSON.comment(
+            try await JSONBody.decode(ReviewRequest.self, request, context: context))
         let rejected = try await changeRequests.reject(project, id, comment: comment, actor: key.auditActor)
-        return TemplateHTTP.response(try ChangeRequestJSON.object(rejected))
+        return try JSONResponse.make(try ChangeRequestJSON.body(rejected))
     }
 
     /// The author may cancel, or an admin.
@@ -158,7 +159,7 @@ struct ChangeRequestsController {
         let id = try Self.id(context)
         let cancelled = try await changeRequests.cancel(
             project, id, actor: key.auditActor, asAdmin: key.role.covers(.admin))
-        return TemplateHTTP.response(try ChangeRequestJSON.object(cancelled))
+        return try JSONResponse.make(try ChangeRequestJSON.body(cancelled))
     }
 
     /// Publishes now; answers the change request with the version it became (`publishedVersionNumber`).
@@ -169,10 +170,10 @@ struct ChangeRequestsController {
         let done = try await changeRequests.publish(project, id, force: force, actor: key.auditActor)
         // This server's cache takes the version at once; the others hear of it by NOTIFY.
         _ = try await publishing.run { done.version }
-        return TemplateHTTP.response(try ChangeRequestJSON.object(done.request))
+        return try JSONResponse.make(try ChangeRequestJSON.body(done.request))
     }
 
-    private func read(_ project: String, _ context: AppRequestContext) async throws -> ChangeRequest {
+    private func read(_ project: String, _ context: AppRequestContext) async throws -> RemoteConfigStore.ChangeRequest {
         let id = try Self.id(context)
         guard let found = try await changeRequests.get(project, id) else {
             throw APIError.notFound("change request \(id) of \(project) not found")

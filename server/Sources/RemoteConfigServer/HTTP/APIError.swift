@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigCore
 
 /// One field-level problem of a request, as in Google API error details.
-public struct ErrorDetail: Sendable, Equatable, Codable {
+public struct ErrorDetail: Sendable, Equatable {
     public var field: String
     public var reason: String
     public var message: String?
@@ -134,17 +135,12 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     /// The JSON error body of API.md.
     func encodedBody() -> ByteBuffer {
-        var body: JSONObject = [
-            "code": .integer(Int(status.code)), "status": .string(statusName.rawValue), "message": .string(message),
-        ]
-        if !details.isEmpty {
-            body["details"] = .array(
-                details.map { detail in
-                    var entry: JSONObject = ["field": .string(detail.field), "reason": .string(detail.reason)]
-                    if let message = detail.message { entry["message"] = .string(message) }
-                    return .object(entry)
-                })
-        }
-        return ByteBuffer(bytes: JSONValue.object(["error": .object(body)]).jsonBytes())
+        let body = ErrorBody(
+            error: .init(
+                code: Int(status.code), status: statusName.rawValue, message: message,
+                details: details.isEmpty
+                    ? nil : details.map { ErrorBody.Detail(field: $0.field, reason: $0.reason, message: $0.message) }))
+        // An error body has only strings and numbers: it always encodes.
+        return ByteBuffer(bytes: (try? APIEncoder.bytes(body)) ?? [])
     }
 }

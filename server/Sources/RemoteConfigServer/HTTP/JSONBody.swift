@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigCore
 
 /// An admin request's body as a typed value, checked field by field when it is read.
@@ -37,6 +38,24 @@ struct JSONBody {
         return JSONBody(object: object)
     }
 
+    /// Reads the request's body as `type` (a RemoteConfigAPI body); 400 naming the field path and the reason.
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, context: AppRequestContext) async throws -> T {
+        try await decode(request, context: context) { try T(from: $0) }
+    }
+
+    /// Reads the request's body through `make` (a body's initializer taking more than a decoder).
+    static func decode<T>(
+        _ request: Request, context: AppRequestContext, using make: (any Decoder) throws -> T
+    ) async throws -> T {
+        let body = try await read(request, context: context)
+        do {
+            return try APIDecoder.decode(from: .object(body.object), using: make)
+        } catch let error as DecodingError {
+            let (field, problem) = FieldProblem.of(error)
+            throw APIError.invalidField(field, reason: problem.reason, problem.sentence(field: field))
+        }
+    }
+
     /// A string field; nil when absent or null, 400 when of another type.
     func string(_ field: String) throws -> String? {
         switch object[field] {
@@ -52,35 +71,24 @@ struct JSONBody {
             throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string")
         }
     }
-
-    /// A string or whole-number field as text (Firebase sends version numbers as strings, people type numbers).
-    func stringOrInteger(_ field: String) throws -> String? {
-        switch object[field] {
-        case .number(let text)?:
-            // 1.0 and 1e0 are the whole number 1 in JSON.
-            if let whole = Int64(text) { return String(whole) }
-            if let value = Double(text), let whole = Int64(exactly: value) { return String(whole) }
-            throw APIError.invalidField(
-                field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
-        case .bool?, .array?, .object?:
-            throw APIError.invalidField(
-                field, reason: "NOT_A_STRING", "\(field) must be a string or a whole number")
-        default:
-            return try string(field)
-        }
-    }
-
-    /// A required string field.
-    func requiredString(_ field: String) throws -> String {
-        guard let value = try string(field) else {
-            throw APIError.invalidField(field, reason: "REQUIRED", "\(field) is required")
-        }
-        return value
-    }
 }
 
 /// JSON responses, written by Core's writer (the one JSON stack of the server).
 enum JSONResponse {
+    /// `body` (a RemoteConfigAPI body) as a JSON answer.
+    static func make(
+        _ body: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) throws -> Response {
+        try make(bytes: APIEncoder.bytes(body), status: status, headers: headers)
+    }
+
+    /// Encoded JSON as an answer.
+    static func make(bytes: [UInt8], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     static func make(_ object: JSONObject, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"

@@ -95,12 +95,8 @@ struct ImpactController {
         return try await prepare(ByteBuffer(string: stored.templateJSON)).compiled
     }
 
+    /// Written by the server's one JSON writer, members in the report's order.
     static func response(_ report: ImpactReport) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(
-            status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(report))))
+        try JSONResponse.make(report)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -135,10 +136,8 @@ struct InsightsController {
         whole > 0 ? (Double(part) / Double(whole) * 10_000).rounded() / 10_000 : 0
     }
 
+    /// Written by the server's one JSON writer, members in the report's order.
     private static func response(_ report: some Encodable) throws -> Response {
-        let bytes = try JSONEncoder().encode(report)
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        try JSONResponse.make(report)
     }
 }

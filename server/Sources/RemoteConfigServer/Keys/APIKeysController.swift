@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -17,22 +18,31 @@ struct APIKeysController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let actor = try await auth.require(.admin, on: .any, request)
-        let body = try await CreateKeyBody.read(request, context: context)
+        let body = try await JSONBody.decode(CreateAPIKeyRequest.self, request, context: context)
+        let displayName = body.displayName ?? ""
+        try TextLimits.checkDisplayName(displayName)
+        guard let role = Role(rawValue: body.role) else {
+            throw APIError.invalidField(
+                "role", reason: "INVALID_ROLE", "role must be one of admin, editor, viewer, client")
+        }
+        if role == .client, body.project == nil {
+            throw APIError.invalidField("project", reason: "REQUIRED", "a client key needs a project")
+        }
         if let own = actor.project, body.project != own {
             throw APIError.permissionDenied("a key of project \(own) can only create keys of that project")
         }
         let (key, secret) = try await keys.create(
-            displayName: body.displayName, role: body.role, project: body.project, actor: actor.auditActor)
+            displayName: displayName, role: role, project: body.project, actor: actor.auditActor)
         clientKeys.install(secret: secret, key: key)
-        var json = Self.json(key)
-        json["key"] = .string(secret)
-        return JSONResponse.make(json, status: .created)
+        var answer = Self.body(key)
+        answer.key = secret
+        return try JSONResponse.make(answer, status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let actor = try await auth.require(.admin, on: .any, request)
         let found = try await keys.list(project: actor.project)
-        return JSONResponse.make(["apiKeys": .array(found.map { .object(Self.json($0)) })])
+        return try JSONResponse.make(APIKeyList(apiKeys: found.map(Self.body)))
     }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -43,36 +53,13 @@ struct APIKeysController {
         }
         try await keys.revoke(id: id, actor: actor.auditActor)
         clientKeys.revoke(id: id)
-        return JSONResponse.make([:], status: .ok)
+        return try JSONResponse.make(EmptyBody())
     }
 
-    /// `POST /v1/apiKeys`: `{"displayName", "role", "project"}`.
-    struct CreateKeyBody: RequestBody {
-        let displayName: String
-        let role: Role
-        let project: String?
-
-        init(_ body: JSONBody) throws {
-            displayName = try body.string("displayName") ?? ""
-            try TextLimits.checkDisplayName(displayName)
-            let roleName = try body.requiredString("role")
-            guard let role = Role(rawValue: roleName) else {
-                throw APIError.invalidField(
-                    "role", reason: "INVALID_ROLE", "role must be one of admin, editor, viewer, client")
-            }
-            self.role = role
-            project = try body.string("project")
-            if role == .client, project == nil {
-                throw APIError.invalidField("project", reason: "REQUIRED", "a client key needs a project")
-            }
-        }
-    }
-
-    static func json(_ key: APIKey) -> JSONObject {
-        [
-            "name": .string("apiKeys/\(key.id)"), "displayName": .string(key.displayName),
-            "role": .string(key.role.rawValue), "project": key.project.map(JSONValue.string) ?? .null,
-            "keyPrefix": .string(key.keyPrefix), "createTime": .string(JSONResponse.timestamp(key.createTime)),
-        ]
+    /// A stored key as the API writes it, without its secret.
+    static func body(_ key: RemoteConfigStore.APIKey) -> RemoteConfigAPI.APIKey {
+        RemoteConfigAPI.APIKey(
+            name: "apiKeys/\(key.id)", displayName: key.displayName, role: key.role.rawValue, project: key.project,
+            keyPrefix: key.keyPrefix, createTime: key.createTime)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -24,16 +25,23 @@ struct ProjectsController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let key = try await auth.require(.admin, on: .global, request)
-        let body = try await CreateProjectBody.read(request, context: context)
+        let body = try await JSONBody.decode(CreateProjectRequest.self, request, context: context)
+        guard Self.isValidID(body.projectId) else {
+            throw APIError.invalidField(
+                "projectId", reason: "INVALID_PROJECT_ID",
+                "projectId must start with a lowercase letter and have 3 to 63 lowercase letters, digits or dashes")
+        }
+        let displayName = body.displayName ?? body.projectId
+        try TextLimits.checkDisplayName(displayName)
         let project = try await projects.create(
-            projectId: body.projectId, displayName: body.displayName, actor: key.auditActor)
-        return JSONResponse.make(Self.json(project), status: .created)
+            projectId: body.projectId, displayName: displayName, actor: key.auditActor)
+        return try JSONResponse.make(Self.body(project), status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let key = try await auth.require(.viewer, on: .any, request)
         let found = try await projects.list(only: key.project)
-        return JSONResponse.make(["projects": .array(found.map { .object(Self.json($0)) })])
+        return try JSONResponse.make(ProjectList(projects: found.map(Self.body)))
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -42,88 +50,46 @@ struct ProjectsController {
         guard let project = try await projects.get(projectId) else {
             throw APIError.notFound("project \(projectId) not found")
         }
-        return JSONResponse.make(Self.json(project))
+        return try JSONResponse.make(Self.body(project))
     }
 
     /// `PATCH /v1/projects/{p}`: the display name and the publish workflow settings (admin, audited).
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let projectId = try context.parameters.require("p")
         let key = try await auth.require(.admin, on: .project(projectId), request)
-        let body = try await UpdateProjectBody.read(request, context: context)
-        let project = try await projects.update(projectId, body.update, actor: key.auditActor)
-        return JSONResponse.make(Self.json(project))
+        let body = try await JSONBody.decode(UpdateProjectRequest.self, request, context: context)
+        let project = try await projects.update(projectId, try Self.update(body), actor: key.auditActor)
+        return try JSONResponse.make(Self.body(project))
     }
 
-    /// `PATCH /v1/projects/{p}`: `{"displayName", "requireApproval", "approvalsRequired"}`, each optional, at
-    /// least one; no other field.
-    struct UpdateProjectBody: RequestBody {
-        let update: ProjectUpdate
-
-        init(_ body: JSONBody) throws {
-            let known: Set<String> = ["displayName", "requireApproval", "approvalsRequired"]
-            for key in body.object.keys where !known.contains(key) {
-                throw APIError.invalidField(
-                    key, reason: "UNKNOWN_FIELD",
-                    "\(key) is not a project setting; PATCH takes displayName, requireApproval, approvalsRequired")
-            }
-            var update = ProjectUpdate()
-            if let name = try body.string("displayName") {
-                try TextLimits.checkDisplayName(name)
-                update.displayName = name
-            }
-            switch body.object["requireApproval"] {
-            case nil, .null?: break
-            case .bool(let value)?: update.requireApproval = value
-            default:
-                throw APIError.invalidField(
-                    "requireApproval", reason: "NOT_A_BOOLEAN", "requireApproval must be true or false")
-            }
-            switch body.object["approvalsRequired"] {
-            case nil, .null?: break
-            case .number(let text)?:
-                let maximum = ProjectUpdate.maximumApprovals
-                guard let count = Int(text) ?? Double(text).flatMap({ Int(exactly: $0) }), (1...maximum).contains(count)
-                else {
-                    throw APIError.invalidField(
-                        "approvalsRequired", reason: "OUT_OF_RANGE",
-                        "approvalsRequired must be a whole number from 1 to \(maximum)")
-                }
-                update.approvalsRequired = count
-            default:
-                throw APIError.invalidField(
-                    "approvalsRequired", reason: "NOT_A_NUMBER", "approvalsRequired must be a whole number")
-            }
-            guard update != ProjectUpdate() else {
-                throw APIError.invalidField(
-                    "body", reason: "REQUIRED", "send at least one of displayName, requireApproval, approvalsRequired")
-            }
-            self.update = update
+    /// The settings a PATCH changes: each optional, at least one.
+    static func update(_ body: UpdateProjectRequest) throws -> ProjectUpdate {
+        var update = ProjectUpdate()
+        if let name = body.displayName {
+            try TextLimits.checkDisplayName(name)
+            update.displayName = name
         }
-    }
-
-    /// `POST /v1/projects`: `{"projectId", "displayName"}` (the id when no name is given).
-    struct CreateProjectBody: RequestBody {
-        let projectId: String
-        let displayName: String
-
-        init(_ body: JSONBody) throws {
-            projectId = try body.requiredString("projectId")
-            guard ProjectsController.isValidID(projectId) else {
+        update.requireApproval = body.requireApproval
+        if let number = body.approvalsRequired {
+            let maximum = ProjectUpdate.maximumApprovals
+            guard let count = Int(exactly: number), (1...maximum).contains(count) else {
                 throw APIError.invalidField(
-                    "projectId", reason: "INVALID_PROJECT_ID",
-                    "projectId must start with a lowercase letter and have 3 to 63 lowercase letters, digits or dashes")
+                    "approvalsRequired", reason: "OUT_OF_RANGE",
+                    "approvalsRequired must be a whole number from 1 to \(maximum)")
             }
-            displayName = try body.string("displayName") ?? projectId
-            try TextLimits.checkDisplayName(displayName)
+            update.approvalsRequired = count
         }
+        guard update != ProjectUpdate() else {
+            throw APIError.invalidField(
+                "body", reason: "REQUIRED", "send at least one of displayName, requireApproval, approvalsRequired")
+        }
+        return update
     }
 
-    static func json(_ project: Project) -> JSONObject {
-        [
-            "projectId": .string(project.projectId), "displayName": .string(project.displayName),
-            "createTime": .string(JSONResponse.timestamp(project.createTime)),
-            "requireApproval": .bool(project.requireApproval),
-            "approvalsRequired": .integer(project.approvalsRequired),
-        ]
+    /// A stored project as the API writes it.
+    static func body(_ project: RemoteConfigStore.Project) -> RemoteConfigAPI.Project {
+        RemoteConfigAPI.Project(
+            projectId: project.projectId, displayName: project.displayName, createTime: project.createTime,
+            requireApproval: project.requireApproval, approvalsRequired: project.approvalsRequired)
     }
 }

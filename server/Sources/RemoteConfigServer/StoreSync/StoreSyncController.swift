@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -18,7 +19,7 @@ struct StoreSyncController {
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .viewer)
-        return JSONResponse.make(Self.json(try await links.get(project)))
+        return try JSONResponse.make(Self.body(try await links.get(project)))
     }
 
     @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -30,7 +31,7 @@ struct StoreSyncController {
         let link = try await links.save(project, body.settings, actor: key.auditActor)
         // Due at once: a replica syncs it within moments (this one, unless another is quicker).
         if link.settings.enabled { sync.wake() }
-        return JSONResponse.make(Self.json(link))
+        return try JSONResponse.make(Self.body(link))
     }
 
     @Sendable func run(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -41,51 +42,43 @@ struct StoreSyncController {
                 "\(project) has no store link: PUT /v1/projects/\(project)/storeSync first")
         }
         let result = try await sync.run(project, actor: key.auditActor)
-        var object = Self.json(result.link)
+        var answer = Self.body(result.link)
         switch result.outcome {
         case .published(let number):
-            object["result"] = .string("PUBLISHED")
-            object["publishedVersionNumber"] = .string(String(number))
+            answer.result = "PUBLISHED"
+            answer.publishedVersionNumber = String(number)
         case .changeRequest(let id):
-            object["result"] = .string("CHANGE_REQUEST")
-            object["changeRequest"] = .string("changeRequests/\(id)")
+            answer.result = "CHANGE_REQUEST"
+            answer.changeRequest = "changeRequests/\(id)"
         case .unchanged:
-            object["result"] = .string("UNCHANGED")
+            answer.result = "UNCHANGED"
         case .pending:
-            object["result"] = .string("PENDING")
+            answer.result = "PENDING"
         case .failed:
-            object["result"] = .string("FAILED")
+            answer.result = "FAILED"
         }
-        return JSONResponse.make(object)
+        return try JSONResponse.make(answer)
     }
 
     /// The link as the API shows it; a project that never had one shows the defaults, switched off.
-    static func json(_ link: StoreLink?) -> JSONObject {
-        func time(_ date: Date?) -> JSONValue { date.map { .string(JSONResponse.timestamp($0)) } ?? .null }
-        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    static func body(_ link: RemoteConfigStore.StoreLink?) -> RemoteConfigAPI.StoreLink {
         guard let link else {
-            return [
-                "enabled": .bool(false), "appStoreId": .null, "country": .string(StoreLinkBody.defaultCountry),
-                "intervalSeconds": .integer(StoreLinkBody.defaultInterval), "parameters": .object([:]),
-                "autoApprove": .bool(false), "lastSyncTime": .null, "lastStoreVersion": .null, "lastError": .null,
-                "consecutiveFailures": .integer(0), "nextSyncTime": .null,
-                "releaseDelaySeconds": .integer(StoreLinkSettings.defaultReleaseDelay),
-                "pendingStoreVersion": .null, "pendingUntil": .null,
-            ]
+            return RemoteConfigAPI.StoreLink(
+                enabled: false, appStoreId: nil, country: StoreLinkBody.defaultCountry,
+                intervalSeconds: StoreLinkBody.defaultInterval, autoApprove: false,
+                releaseDelaySeconds: StoreLinkSettings.defaultReleaseDelay)
         }
         let settings = link.settings
         let status = link.status
-        return [
-            "enabled": .bool(settings.enabled), "appStoreId": .string(settings.appStoreId),
-            "country": .string(settings.country), "intervalSeconds": .integer(settings.intervalSeconds),
-            "parameters": .object(
-                JSONObject(settings.parameters.map { JSONObject.Member(key: $0.parameter, value: .string($0.field)) })),
-            "autoApprove": .bool(settings.autoApprove), "lastSyncTime": time(status.lastSyncTime),
-            "lastStoreVersion": text(status.lastStoreVersion), "lastError": text(status.lastError),
-            "consecutiveFailures": .integer(status.consecutiveFailures),
-            "nextSyncTime": settings.enabled ? time(status.nextSyncTime) : .null,
-            "updateTime": time(link.updateTime), "releaseDelaySeconds": .integer(settings.releaseDelaySeconds),
-            "pendingStoreVersion": text(status.pendingStoreVersion), "pendingUntil": time(status.pendingUntil),
-        ]
+        return RemoteConfigAPI.StoreLink(
+            enabled: settings.enabled, appStoreId: settings.appStoreId, country: settings.country,
+            intervalSeconds: settings.intervalSeconds,
+            parameters: StoreLinkTargets(settings.parameters.map { .init(parameter: $0.parameter, field: $0.field) }),
+            autoApprove: settings.autoApprove, lastSyncTime: status.lastSyncTime,
+            lastStoreVersion: status.lastStoreVersion, lastError: status.lastError,
+            consecutiveFailures: status.consecutiveFailures,
+            nextSyncTime: settings.enabled ? status.nextSyncTime : nil, updateTime: link.updateTime,
+            releaseDelaySeconds: settings.releaseDelaySeconds, pendingStoreVersion: status.pendingStoreVersion,
+            pendingUntil: status.pendingUntil)
     }
 }

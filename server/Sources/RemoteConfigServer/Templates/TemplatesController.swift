@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -123,17 +124,16 @@ struct TemplatesController {
     }
 
     /// `POST …:rollback`: `{"versionNumber", "updateOrigin"}`, the number a string or a whole number.
-    struct RollbackBody: RequestBody {
+    struct RollbackBody {
         let versionNumber: Int64
         let updateOrigin: String?
 
-        init(_ body: JSONBody) throws {
-            updateOrigin = try body.string("updateOrigin")
-            let text = try body.stringOrInteger("versionNumber")
-            guard let number = try TemplateHTTP.versionNumber(text, field: "versionNumber") else {
+        static func read(_ request: Request, context: AppRequestContext) async throws -> RollbackBody {
+            let body = try await JSONBody.decode(RollbackRequest.self, request, context: context)
+            guard let number = try TemplateHTTP.versionNumber(body.versionNumber.text, field: "versionNumber") else {
                 throw APIError.invalidField("versionNumber", reason: "REQUIRED", "versionNumber is required")
             }
-            versionNumber = number
+            return RollbackBody(versionNumber: number, updateOrigin: body.updateOrigin)
         }
     }
 

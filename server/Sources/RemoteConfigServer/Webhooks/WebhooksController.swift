@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -25,39 +26,43 @@ struct WebhooksController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .admin)
-        let body = try WebhookBody(
-            try await JSONBody.read(request, context: context), allowPrivate: allowPrivate, creating: true)
+        let sent = try await JSONBody.decode(request, context: context) {
+            try WebhookRequest(from: $0, creating: true)
+        }
+        let body = try WebhookBody(sent, allowPrivate: allowPrivate, creating: true)
         let webhook = try await webhooks.create(project, body.draft, actor: key.auditActor)
-        return JSONResponse.make(Self.json(webhook, secret: true), status: .created)
+        return try JSONResponse.make(Self.body(webhook, secret: true), status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .admin)
         let found = try await webhooks.list(project)
-        return JSONResponse.make(["webhooks": .array(found.map { .object(Self.json($0)) })])
+        return try JSONResponse.make(WebhookList(webhooks: found.map { Self.body($0) }))
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .admin)
-        return JSONResponse.make(Self.json(try await read(project, context)))
+        return try JSONResponse.make(Self.body(try await read(project, context)))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .admin)
         let id = try context.parameters.require("id")
-        let body = try WebhookBody(
-            try await JSONBody.read(request, context: context), allowPrivate: allowPrivate, creating: false)
+        let sent = try await JSONBody.decode(request, context: context) {
+            try WebhookRequest(from: $0, creating: false)
+        }
+        let body = try WebhookBody(sent, allowPrivate: allowPrivate, creating: false)
         guard let webhook = try await webhooks.update(project, id, body.update, actor: key.auditActor) else {
             throw Self.notFound(project, id)
         }
-        return JSONResponse.make(Self.json(webhook))
+        return try JSONResponse.make(Self.body(webhook))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .admin)
         let id = try context.parameters.require("id")
         guard try await webhooks.delete(project, id, actor: key.auditActor) else { throw Self.notFound(project, id) }
-        return JSONResponse.make([:])
+        return try JSONResponse.make(EmptyBody())
     }
 
     @Sendable func rotateSecret(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -66,7 +71,7 @@ struct WebhooksController {
         guard let webhook = try await webhooks.rotateSecret(project, id, actor: key.auditActor) else {
             throw Self.notFound(project, id)
         }
-        return JSONResponse.make(Self.json(webhook, secret: true))
+        return try JSONResponse.make(Self.body(webhook, secret: true))
     }
 
     @Sendable func test(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -75,7 +80,7 @@ struct WebhooksController {
         guard let delivery = try await webhooks.ping(project, id, actor: key.auditActor) else {
             throw Self.notFound(project, id)
         }
-        return JSONResponse.make(["id": .string(delivery), "type": .string("ping"), "state": .string("PENDING")])
+        return try JSONResponse.make(WebhookPing(id: delivery))
     }
 
     @Sendable func deliveries(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -98,9 +103,9 @@ struct WebhooksController {
         }
         let found = try await webhooks.deliveries(project, webhook.id, before: before, limit: pageSize + 1)
         let page = found.prefix(pageSize)
-        var object: JSONObject = ["deliveries": .array(page.map { .object(Self.json($0)) })]
-        if found.count > pageSize, let last = page.last { object["nextPageToken"] = .string(String(last.seq)) }
-        return JSONResponse.make(object)
+        var answer = WebhookDeliveryList(deliveries: page.map(Self.body))
+        if found.count > pageSize, let last = page.last { answer.nextPageToken = String(last.seq) }
+        return try JSONResponse.make(answer)
     }
 
     @Sendable func redeliver(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -110,10 +115,10 @@ struct WebhooksController {
         guard let delivery = try await webhooks.redeliver(project, webhook.id, id) else {
             throw APIError.notFound("delivery \(id) of webhooks/\(webhook.id) not found")
         }
-        return JSONResponse.make(Self.json(delivery))
+        return try JSONResponse.make(Self.body(delivery))
     }
 
-    private func read(_ project: String, _ context: AppRequestContext) async throws -> Webhook {
+    private func read(_ project: String, _ context: AppRequestContext) async throws -> RemoteConfigStore.Webhook {
         let id = try context.parameters.require("id")
         guard let webhook = try await webhooks.get(project, id) else { throw Self.notFound(project, id) }
         return webhook
@@ -124,27 +129,18 @@ struct WebhooksController {
     }
 
     /// A webhook as the API shows it; `secret` only at creation and rotation (the new signing secret).
-    static func json(_ webhook: Webhook, secret: Bool = false) -> JSONObject {
-        var object: JSONObject = [
-            "name": .string("webhooks/\(webhook.id)"), "url": .string(webhook.url),
-            "events": .array(webhook.events.map { .string($0) }), "format": .string(webhook.format),
-            "description": .string(webhook.description), "enabled": .bool(webhook.enabled),
-            "createTime": .string(JSONResponse.timestamp(webhook.createTime)),
-        ]
-        if secret, let current = webhook.activeSecrets.first { object["secret"] = .string(current) }
-        return object
+    static func body(_ webhook: RemoteConfigStore.Webhook, secret: Bool = false) -> RemoteConfigAPI.Webhook {
+        RemoteConfigAPI.Webhook(
+            name: "webhooks/\(webhook.id)", url: webhook.url, events: webhook.events, format: webhook.format,
+            description: webhook.description, enabled: webhook.enabled, createTime: webhook.createTime,
+            secret: secret ? webhook.activeSecrets.first : nil)
     }
 
-    static func json(_ delivery: WebhookDelivery) -> JSONObject {
-        var object: JSONObject = [
-            "id": .string(delivery.id), "type": .string(delivery.type), "state": .string(delivery.state.rawValue),
-            "attempts": .integer(delivery.attempts),
-        ]
-        object["lastStatus"] = delivery.lastStatus.map { .integer($0) } ?? .null
-        object["lastError"] = delivery.lastError.map { .string($0) } ?? .null
-        object["lastAttemptTime"] = delivery.lastAttemptTime.map { .string(JSONResponse.timestamp($0)) } ?? .null
-        object["nextAttemptTime"] = delivery.nextAttemptTime.map { .string(JSONResponse.timestamp($0)) } ?? .null
-        object["createTime"] = .string(JSONResponse.timestamp(delivery.createTime))
-        return object
+    /// A delivery as the API shows it.
+    static func body(_ delivery: RemoteConfigStore.WebhookDelivery) -> RemoteConfigAPI.WebhookDelivery {
+        RemoteConfigAPI.WebhookDelivery(
+            id: delivery.id, type: delivery.type, state: delivery.state.rawValue, attempts: delivery.attempts,
+            lastStatus: delivery.lastStatus, lastError: delivery.lastError, lastAttemptTime: delivery.lastAttemptTime,
+            nextAttemptTime: delivery.nextAttemptTime, createTime: delivery.createTime)
     }
 }

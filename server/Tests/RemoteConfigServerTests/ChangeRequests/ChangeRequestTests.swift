@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -39,7 +40,7 @@ import Testing
                 #expect(reply.errorReasons == [reason], "\(body)")
             }
             let list = try await app.call(.get, Workflow.base)
-            #expect((list.json["changeRequests"] as? [Any])?.isEmpty == true, "nothing was stored")
+            #expect(try list.changeRequests.changeRequests.isEmpty, "nothing was stored")
         }
     }
 
@@ -57,13 +58,12 @@ import Testing
                 app, token: author.secret,
                 ["description": "ship 3.0", "template": TemplateFixtures.forceUpdate(currentVersion: "3.0.0")])
             #expect(created.status == 201, "\(created.text)")
-            #expect(created.json["state"] as? String == "OPEN")
-            #expect(created.json["baseVersionNumber"] as? String == "1")
+            #expect(try created.changeRequest.state == "OPEN")
+            #expect(try created.changeRequest.baseVersionNumber == "1")
             #expect(created.json["publishTime"] is NSNull)
             #expect(created.json["publishedVersionNumber"] is NSNull)
-            let authorJSON = created.json["author"] as? [String: Any]
-            #expect(authorJSON?["key"] as? String == "apiKeys/\(author.id)")
-            #expect(authorJSON?["displayName"] as? String == "editor key")
+            #expect(
+                try created.changeRequest.author == ActingKey(key: "apiKeys/\(author.id)", displayName: "editor key"))
             let id = Workflow.id(created)
 
             let byViewer = try await Workflow.act(app, id, "approve", token: viewer.secret)
@@ -74,7 +74,7 @@ import Testing
             let first = try await Workflow.act(
                 app, id, "approve", token: reviewer.secret, json: ["comment": "looks right"])
             #expect(first.status == 200)
-            #expect(first.json["state"] as? String == "OPEN", "one of two approvals")
+            #expect(try first.changeRequest.state == "OPEN", "one of two approvals")
             let twice = try await Workflow.act(app, id, "approve", token: reviewer.secret)
             #expect(twice.status == 409)
             #expect(twice.errorReasons == ["ALREADY_APPROVED"])
@@ -85,17 +85,16 @@ import Testing
             #expect(forcedEarly.status == 403, "force does not skip approvals")
 
             let second = try await Workflow.act(app, id, "approve")
-            #expect(second.json["state"] as? String == "APPROVED")
-            let approvals = second.json["approvals"] as? [[String: Any]] ?? []
-            #expect(
-                approvals.map { $0["key"] as? String } == ["apiKeys/\(reviewer.id)", approvals.last?["key"] as? String])
-            #expect(approvals.first?["comment"] as? String == "looks right")
-            #expect(approvals.first?["displayName"] as? String == "reviewer")
+            #expect(try second.changeRequest.state == "APPROVED")
+            let approvals = try second.changeRequest.approvals
+            #expect(approvals.count == 2 && approvals.first?.key == "apiKeys/\(reviewer.id)")
+            #expect(approvals.first?.comment == "looks right")
+            #expect(approvals.first?.displayName == "reviewer")
 
             let published = try await Workflow.act(app, id, "publish", token: author.secret)
             #expect(published.status == 200, "\(published.text)")
-            #expect(published.json["state"] as? String == "PUBLISHED")
-            #expect(published.json["publishedVersionNumber"] as? String == "2")
+            #expect(try published.changeRequest.state == "PUBLISHED")
+            #expect(try published.changeRequest.publishedVersionNumber == "2")
             let template = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
             let version = template.json["version"] as? [String: Any]
             #expect(version?["versionNumber"] as? String == "2")
@@ -137,7 +136,7 @@ import Testing
             #expect(missing.status == 428)
             let created = try await Workflow.create(app, ["description": "from the draft"], ifMatch: etag)
             #expect(created.status == 201, "\(created.text)")
-            #expect(created.json["baseVersionNumber"] as? String == "1")
+            #expect(try created.changeRequest.baseVersionNumber == "1")
             let id = Workflow.id(created)
             let edited = try await app.call(
                 .put, draftPath, json: TemplateFixtures.forceUpdate(currentVersion: "9.9.9"), headers: [.ifMatch: etag])
@@ -172,7 +171,7 @@ import Testing
             #expect(refused.status == 409)
             #expect(refused.errorStatus == "ABORTED")
             #expect(refused.errorReasons == ["BASE_VERSION_CHANGED"])
-            #expect(try await Workflow.get(app, id).json["state"] as? String == "OPEN")
+            #expect(try await Workflow.get(app, id).changeRequest.state == "OPEN")
             let forced = try await Workflow.act(app, id, "publish", query: "?force=true")
             #expect(forced.status == 200)
             #expect(try await Workflow.versions(app).first?["updateType"] as? String == "FORCED_UPDATE")
@@ -188,10 +187,10 @@ import Testing
             let rejected = try await Workflow.act(
                 app, rejectedID, "reject", token: other.secret, json: ["comment": "not before Monday"])
             #expect(rejected.status == 200)
-            #expect(rejected.json["state"] as? String == "REJECTED")
-            let rejection = rejected.json["rejection"] as? [String: Any]
-            #expect(rejection?["key"] as? String == "apiKeys/\(other.id)")
-            #expect(rejection?["comment"] as? String == "not before Monday")
+            #expect(try rejected.changeRequest.state == "REJECTED")
+            let rejection = try rejected.changeRequest.rejection
+            #expect(rejection?.key == "apiKeys/\(other.id)")
+            #expect(rejection?.comment == "not before Monday")
             #expect(try await Workflow.act(app, rejectedID, "publish").errorReasons == ["INVALID_STATE"])
 
             let id = try await Workflow.propose(app, token: author.secret)
@@ -200,10 +199,10 @@ import Testing
             #expect(byOther.errorReasons == ["NOT_AUTHOR"])
             let cancelled = try await Workflow.act(app, id, "cancel", token: author.secret)
             #expect(cancelled.status == 200)
-            #expect(cancelled.json["state"] as? String == "CANCELLED")
-            #expect((cancelled.json["cancellation"] as? [String: Any])?["key"] as? String == "apiKeys/\(author.id)")
+            #expect(try cancelled.changeRequest.state == "CANCELLED")
+            #expect(try cancelled.changeRequest.cancellation?.key == "apiKeys/\(author.id)")
             let byAdmin = try await Workflow.act(app, try await Workflow.propose(app, token: author.secret), "cancel")
-            #expect(byAdmin.json["state"] as? String == "CANCELLED", "an admin may cancel anyone's")
+            #expect(try byAdmin.changeRequest.state == "CANCELLED", "an admin may cancel anyone's")
             #expect(try await Workflow.versions(app).isEmpty)
             let actions = try await Workflow.events(app).prefix(3).map { $0["action"] as? String ?? "" }
             #expect(actions == ["changeRequest.cancel", "changeRequest.create", "changeRequest.cancel"])
@@ -217,19 +216,17 @@ import Testing
             for number in 1...3 { ids.append(try await Workflow.propose(app, currentVersion: "3.0.\(number)")) }
             try await Workflow.act(app, ids[1], "cancel")
             let all = try await app.call(.get, Workflow.base)
-            let listed = all.json["changeRequests"] as? [[String: Any]] ?? []
-            #expect(listed.map { $0["name"] as? String } == ids.reversed().map { "changeRequests/\($0)" })
-            #expect(listed.allSatisfy { $0["template"] == nil }, "a listing leaves templates out")
+            let listed = try all.changeRequests.changeRequests
+            #expect(listed.map(\.id) == ids.reversed())
+            #expect(listed.allSatisfy { $0.template == nil }, "a listing leaves templates out")
             let open = try await app.call(.get, Workflow.base + "?state=OPEN")
-            #expect((open.json["changeRequests"] as? [[String: Any]])?.count == 2)
-            let page = try await app.call(.get, Workflow.base + "?pageSize=2")
-            #expect((page.json["changeRequests"] as? [Any])?.count == 2)
-            let token = try #require(page.json["nextPageToken"] as? String)
-            let rest = try await app.call(.get, Workflow.base + "?pageSize=2&pageToken=\(token)")
-            #expect(
-                (rest.json["changeRequests"] as? [[String: Any]])?.first?["name"] as? String
-                    == "changeRequests/\(ids[0])")
-            #expect(rest.json["nextPageToken"] == nil)
+            #expect(try open.changeRequests.changeRequests.count == 2)
+            let page = try await app.call(.get, Workflow.base + "?pageSize=2").changeRequests
+            #expect(page.changeRequests.count == 2)
+            let token = try #require(page.nextPageToken)
+            let rest = try await app.call(.get, Workflow.base + "?pageSize=2&pageToken=\(token)").changeRequests
+            #expect(rest.changeRequests.first?.id == ids[0])
+            #expect(rest.nextPageToken == nil)
             #expect(try await app.call(.get, Workflow.base + "?state=DONE").errorReasons == ["INVALID_STATE"])
             #expect(try await app.call(.get, Workflow.base + "?pageSize=0").status == 400)
             #expect(try await Workflow.get(app, "999").status == 404)
@@ -251,10 +248,10 @@ import Testing
             #expect(unknown.errorFields == ["rollbackSource"])
             let created = try await Workflow.create(app, ["description": "back to 1", "rollbackSource": 1])
             #expect(created.status == 201, "\(created.text)")
-            #expect(created.json["rollbackSource"] as? String == "1")
-            #expect(created.json["baseVersionNumber"] as? String == "2")
+            #expect(try created.changeRequest.rollbackSource == "1")
+            #expect(try created.changeRequest.baseVersionNumber == "2")
             let published = try await Workflow.act(app, Workflow.id(created), "publish")
-            #expect(published.json["publishedVersionNumber"] as? String == "3")
+            #expect(try published.changeRequest.publishedVersionNumber == "3")
             let version = try #require(try await Workflow.versions(app).first)
             #expect(version["updateType"] as? String == "ROLLBACK")
             #expect(version["rollbackSource"] as? String == "1")
@@ -281,8 +278,9 @@ import Testing
                 actor: server)
             #expect(approved.state == .approved)
             let read = try await Workflow.get(app, String(approved.id))
-            #expect(read.json["autoApproved"] as? Bool == true)
-            #expect((read.json["author"] as? [String: Any])?["key"] is NSNull)
+            #expect(try read.changeRequest.autoApproved == true)
+            #expect(try read.changeRequest.author.key == nil)
+            #expect(read.text.contains(#""author":{"key":null"#), "the server's own actions name no key, as null")
             let done = try await store.publish("shop-app", approved.id, force: false, actor: server)
             #expect(done.version.versionNumber == 1)
             #expect(done.version.updateOrigin == "CHANGE_REQUEST")
@@ -298,12 +296,12 @@ import Testing
             try await Workflow.requireApproval(app, true)
             let author = try await app.createKey(role: "editor", project: "shop-app")
             let id = try await Workflow.propose(app, token: author.secret)
-            #expect(try await Workflow.act(app, id, "approve").json["state"] as? String == "APPROVED")
+            #expect(try await Workflow.act(app, id, "approve").changeRequest.state == "APPROVED")
             try await Workflow.requireApproval(app, true, approvals: 2)
-            #expect(try await Workflow.get(app, id).json["state"] as? String == "OPEN")
+            #expect(try await Workflow.get(app, id).changeRequest.state == "OPEN")
             #expect(try await Workflow.act(app, id, "publish").errorReasons == ["APPROVAL_REQUIRED"])
             try await Workflow.requireApproval(app, true, approvals: 1)
-            #expect(try await Workflow.get(app, id).json["state"] as? String == "APPROVED")
+            #expect(try await Workflow.get(app, id).changeRequest.state == "APPROVED")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
@@ -9,9 +10,9 @@ import Testing
     @Test func settingsArePatchedByAnAdminCheckedAndAudited() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            let created = try await app.call(.get, "/v1/projects/shop-app")
-            #expect(created.json["requireApproval"] as? Bool == false)
-            #expect(created.json["approvalsRequired"] as? Int == 1)
+            let created = try await app.admin.project("shop-app")
+            #expect(created.requireApproval == false)
+            #expect(created.approvalsRequired == 1)
             let editor = try await app.createKey(role: "editor", project: "shop-app")
             let refused = try await app.call(
                 .patch, "/v1/projects/shop-app", token: editor.secret, json: ["requireApproval": true])
@@ -32,20 +33,15 @@ import Testing
                 #expect(reply.errorFields == [field], "\(body)")
                 #expect(reply.errorReasons == [reason], "\(body)")
             }
-            #expect(try await app.call(.get, "/v1/projects/shop-app").json["requireApproval"] as? Bool == false)
+            #expect(try await app.admin.project("shop-app").requireApproval == false)
 
             let admin = try await app.createKey(role: "admin", project: "shop-app")
-            let patched = try await app.call(
-                .patch, "/v1/projects/shop-app", token: admin.secret,
-                json: ["requireApproval": true, "approvalsRequired": 2])
-            #expect(patched.status == 200, "\(patched.text)")
-            #expect(patched.json["requireApproval"] as? Bool == true)
-            #expect(patched.json["approvalsRequired"] as? Int == 2)
-            #expect(patched.json["displayName"] as? String == "SHOP-APP")
-            let listed = try await app.call(.get, "/v1/projects")
-            let project = (listed.json["projects"] as? [[String: Any]])?.first
-            #expect(project?["requireApproval"] as? Bool == true)
-            #expect(project?["approvalsRequired"] as? Int == 2)
+            let patched = try await app.admin.with(token: admin.secret).updateProject(
+                "shop-app", UpdateProjectRequest(requireApproval: true, approvalsRequired: 2))
+            #expect(patched.requireApproval == true)
+            #expect(patched.approvalsRequired == 2)
+            #expect(patched.displayName == "SHOP-APP")
+            #expect(try await app.admin.listProjects().projects == [patched])
 
             let event = try #require(try await Workflow.events(app).first)
             #expect(event["action"] as? String == "project.update")

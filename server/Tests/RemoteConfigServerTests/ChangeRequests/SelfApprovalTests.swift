@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
@@ -10,11 +11,8 @@ import Testing
     static func mint(
         _ app: TestApp.Session, token: String, role: String = "editor", name: String
     ) async throws -> (secret: String, id: String) {
-        let reply = try await app.call(
-            .post, "/v1/apiKeys", token: token, json: ["displayName": name, "role": role, "project": "shop-app"])
-        guard reply.status == 201 else { throw Workflow.Failure("could not mint a key: \(reply.text)") }
-        let name = reply.json["name"] as? String ?? ""
-        return (reply.json["key"] as? String ?? "", String(name.dropFirst("apiKeys/".count)))
+        let key = try await app.admin.with(token: token).createKey(role: role, project: "shop-app", name: name)
+        return (key.key ?? "", key.id)
     }
 
     @Test func keysTheAuthorMintsAfterOpeningItCannotApprove() async throws {
@@ -42,12 +40,12 @@ import Testing
             let byNamesake = try await Workflow.act(app, id, "approve", token: namesake.secret)
             #expect(byNamesake.errorReasons == ["SELF_APPROVAL"], "\(byNamesake.text)")
             #expect(byNamesake.text.contains("display name"), "\(byNamesake.text)")
-            #expect(try await Workflow.get(app, id).json["state"] as? String == "OPEN")
+            #expect(try await Workflow.get(app, id).changeRequest.state == "OPEN")
 
             // Bob's key predates the request: his approval counts.
             let byBob = try await Workflow.act(app, id, "approve", token: bob.secret)
             #expect(byBob.status == 200, "\(byBob.text)")
-            #expect(byBob.json["state"] as? String == "APPROVED")
+            #expect(try byBob.changeRequest.state == "APPROVED")
         }
     }
 
@@ -64,15 +62,15 @@ import Testing
             for request in [id, scheduled] {
                 #expect(try await Workflow.act(app, request, "approve", token: reviewer.secret).status == 200)
             }
-            #expect(try await Workflow.get(app, id).json["state"] as? String == "APPROVED")
-            #expect(try await Workflow.get(app, scheduled).json["state"] as? String == "SCHEDULED")
+            #expect(try await Workflow.get(app, id).changeRequest.state == "APPROVED")
+            #expect(try await Workflow.get(app, scheduled).changeRequest.state == "SCHEDULED")
 
             let revoked = try await app.call(.delete, "/v1/apiKeys/\(reviewer.id)")
             #expect(revoked.status == 200 || revoked.status == 204, "\(revoked.text)")
             for request in [id, scheduled] {
                 let read = try await Workflow.get(app, request)
-                #expect(read.json["state"] as? String == "OPEN", "\(read.text)")
-                #expect((read.json["approvals"] as? [Any])?.isEmpty == true, "\(read.text)")
+                #expect(try read.changeRequest.state == "OPEN", "\(read.text)")
+                #expect(try read.changeRequest.approvals.isEmpty, "\(read.text)")
             }
             let publish = try await Workflow.act(app, id, "publish", token: author.secret)
             #expect(publish.status == 403, "\(publish.text)")

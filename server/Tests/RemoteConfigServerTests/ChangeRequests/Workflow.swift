@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 
 /// Calls of the publish workflow tests: project settings and change requests of `shop-app`.
@@ -8,9 +9,8 @@ enum Workflow {
 
     /// Sets `shop-app`'s approval settings as the bootstrap admin.
     static func requireApproval(_ app: TestApp.Session, _ on: Bool, approvals: Int = 1) async throws {
-        let reply = try await app.call(
-            .patch, "/v1/projects/shop-app", json: ["requireApproval": on, "approvalsRequired": approvals])
-        guard reply.status == 200 else { throw Failure("could not change the settings: \(reply.text)") }
+        try await app.admin.updateProject(
+            "shop-app", UpdateProjectRequest(requireApproval: on, approvalsRequired: Double(approvals)))
     }
 
     /// Opens a change request with `body` as `token`'s key.
@@ -38,7 +38,7 @@ enum Workflow {
 
     /// `<id>` of an answer's `changeRequests/<id>`.
     static func id(_ reply: TestApp.Reply) -> String {
-        String((reply.json["name"] as? String ?? "").dropFirst("changeRequests/".count))
+        (try? reply.decode(ChangeRequest.self).id) ?? ""
     }
 
     /// `POST …/{id}:<action>` (approve, reject, cancel, publish) as `token`'s key.
@@ -87,5 +87,17 @@ enum Workflow {
             try await Task.sleep(for: .milliseconds(50))
         }
         return try await condition()
+    }
+}
+
+extension TestApp.Reply {
+    /// The answer as a change request.
+    var changeRequest: ChangeRequest {
+        get throws { try decode(ChangeRequest.self) }
+    }
+
+    /// The answer as a page of change requests.
+    var changeRequests: ChangeRequestList {
+        get throws { try decode(ChangeRequestList.self) }
     }
 }

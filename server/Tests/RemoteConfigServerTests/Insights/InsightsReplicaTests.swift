@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigStore

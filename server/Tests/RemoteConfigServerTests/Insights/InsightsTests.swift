@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport

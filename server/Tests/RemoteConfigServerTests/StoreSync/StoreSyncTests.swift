@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport
@@ -72,8 +73,8 @@ enum StoreSyncFixture {
             try await StoreSyncFixture.shop(store) { app, _ in
                 let reply = try await app.call(.get, StoreSyncFixture.path)
                 #expect(reply.status == 200)
-                #expect(reply.json["enabled"] as? Bool == false)
-                #expect(reply.json["intervalSeconds"] as? Int == 3600)
+                #expect(try reply.storeLink.enabled == false)
+                #expect(try reply.storeLink.intervalSeconds == 3600)
                 #expect(reply.json["appStoreId"] is NSNull)
                 #expect(reply.json["lastSyncTime"] is NSNull)
                 #expect(try await app.call(.post, StoreSyncFixture.run).errorReasons == ["NO_STORE_LINK"])
@@ -90,10 +91,10 @@ enum StoreSyncFixture {
                 #expect(saved.status == 200, "\(saved.text)")
                 let read = try await app.call(.get, StoreSyncFixture.path)
                 for reply in [saved, read] {
-                    #expect(reply.json["appStoreId"] as? String == "123456789")
-                    #expect(reply.json["country"] as? String == "jp")
-                    #expect(reply.json["enabled"] as? Bool == false)
-                    #expect(reply.json["autoApprove"] as? Bool == false)
+                    #expect(try reply.storeLink.appStoreId == "123456789")
+                    #expect(try reply.storeLink.country == "jp")
+                    #expect(try reply.storeLink.enabled == false)
+                    #expect(try reply.storeLink.autoApprove == false)
                     #expect(
                         reply.json["parameters"] as? [String: String]
                             == ["current_version": "version", "app_store_url": "trackViewUrl"])
@@ -175,9 +176,9 @@ enum StoreSyncFixture {
                 try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect(run.status == 200, "\(run.text)")
-                #expect(run.json["result"] as? String == "PUBLISHED")
-                #expect(run.json["publishedVersionNumber"] as? String == "2")
-                #expect(run.json["lastStoreVersion"] as? String == "2.4.0")
+                #expect(try run.storeLink.result == "PUBLISHED")
+                #expect(try run.storeLink.publishedVersionNumber == "2")
+                #expect(try run.storeLink.lastStoreVersion == "2.4.0")
                 #expect(run.json["lastError"] is NSNull)
                 #expect(run.json["lastSyncTime"] is String)
                 #expect(store.requests == ["/lookup?id=123456789&country=jp"])
@@ -197,13 +198,13 @@ enum StoreSyncFixture {
 
                 // The same answer again changes nothing: no new version.
                 let again = try await app.call(.post, StoreSyncFixture.run)
-                #expect(again.json["result"] as? String == "UNCHANGED")
+                #expect(try again.storeLink.result == "UNCHANGED")
                 #expect(try await StoreSyncFixture.versions(app).count == 2)
 
                 // A new release in the store becomes the next version.
                 store.answer(.listing(version: "2.5.0"))
                 let next = try await app.call(.post, StoreSyncFixture.run)
-                #expect(next.json["publishedVersionNumber"] as? String == "3")
+                #expect(try next.storeLink.publishedVersionNumber == "3")
                 #expect(try await StoreSyncFixture.entries(app, key)["current_version"] == "2.5.0")
             }
         }
@@ -222,12 +223,12 @@ enum StoreSyncFixture {
                 }
                 #expect(followed, "the enabled link was not synced")
                 let status = try await app.call(.get, StoreSyncFixture.path)
-                #expect(status.json["lastStoreVersion"] as? String == "2.4.0")
+                #expect(try status.storeLink.lastStoreVersion == "2.4.0")
                 let version = try #require(try await StoreSyncFixture.versions(app).first)
                 #expect(version["updateUser"] as? [String: String] == ["email": "store sync"])
                 // The next sync is an interval away.
                 let next = try #require(
-                    (status.json["nextSyncTime"] as? String).flatMap { RFC3339.parse($0) })
+                    try status.storeLink.nextSyncTime)
                 #expect(next.timeIntervalSinceNow > 3000)
             }
         }
@@ -264,7 +265,7 @@ enum StoreSyncFixture {
                         try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0"
                     })
                 let run = try await app.call(.post, StoreSyncFixture.run)
-                #expect(run.json["result"] as? String == "UNCHANGED")
+                #expect(try run.storeLink.result == "UNCHANGED")
                 for (version, forced) in [("1.1.4", "true"), ("1.9.9", "true"), ("2.3.0", "false")] {
                     let reply = try await ClientCalls.fetch(app, key: key, ClientCalls.ios(version))
                     let entries = reply.json["entries"] as? [String: String] ?? [:]
@@ -295,11 +296,18 @@ enum StoreSyncFixture {
                 #expect(try await app.publish("shop-app", grouped).status == 200)
                 try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
                 let run = try await app.call(.post, StoreSyncFixture.run)
-                #expect(run.json["result"] as? String == "PUBLISHED", "\(run.text)")
+                #expect(try run.storeLink.result == "PUBLISHED", "\(run.text)")
                 let entries = try await StoreSyncFixture.entries(app, key)
                 #expect(entries["current_version"] == "3.0.0")
                 #expect(entries["min_supported_version"] == "2.0.0")
             }
         }
+    }
+}
+
+extension TestApp.Reply {
+    /// The answer as a store link.
+    fileprivate var storeLink: RemoteConfigAPI.StoreLink {
+        get throws { try decode(RemoteConfigAPI.StoreLink.self) }
     }
 }

@@ -75,13 +75,13 @@ import Testing
                 // The same bytes every time, only the timestamp (and so the signature) is new.
                 #expect(Set(received.map(\.body)).count == 1)
                 let deliveries = try await WebhookFixture.deliveries(app, id) {
-                    $0.first?["state"] as? String == "DELIVERED"
+                    $0.first?.state == "DELIVERED"
                 }
                 let delivery = try #require(deliveries.first)
-                #expect(delivery["state"] as? String == "DELIVERED")
-                #expect(delivery["attempts"] as? Int == 3)
-                #expect(delivery["lastStatus"] as? Int == 204)
-                #expect(delivery["id"] as? String == received[0].headers["RC-Webhook-Id"])
+                #expect(delivery.state == "DELIVERED")
+                #expect(delivery.attempts == 3)
+                #expect(delivery.lastStatus == 204)
+                #expect(delivery.id == received[0].headers["RC-Webhook-Id"])
                 // Retried after about 10 s and 30 s, scaled by 0.01 here.
                 try await Task.sleep(for: .milliseconds(300))
                 #expect(receiver.received.count == 3)
@@ -96,7 +96,7 @@ import Testing
                 try await app.call(.post, "\(WebhookFixture.collection)/\(id):test")
                 let first = try await receiver.waitFor(1)
                 let delivery = try #require(first.first?.headers["RC-Webhook-Id"])
-                _ = try await WebhookFixture.deliveries(app, id) { $0.first?["state"] as? String == "DELIVERED" }
+                _ = try await WebhookFixture.deliveries(app, id) { $0.first?.state == "DELIVERED" }
                 let again = try await app.call(
                     .post, "\(WebhookFixture.collection)/\(id)/deliveries/\(delivery):redeliver")
                 #expect(again.status == 200, "\(again.text)")

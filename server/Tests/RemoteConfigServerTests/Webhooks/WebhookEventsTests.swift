@@ -85,11 +85,11 @@ import Testing
             try await TestApp.run(url: url, configure: strict) { app in
                 try await app.publish(WebhookFixture.project, WebhookFixture.template(true))
                 let deliveries = try await WebhookFixture.deliveries(app, id) {
-                    ($0.first?["attempts"] as? Int ?? 0) >= 1
+                    ($0.first?.attempts ?? 0) >= 1
                 }
-                let error = deliveries.first?["lastError"] as? String ?? ""
+                let error = deliveries.first?.lastError ?? ""
                 #expect(error.contains("refused") && error.contains("loopback"), "\(error)")
-                #expect(deliveries.first?["state"] as? String == "PENDING")
+                #expect(deliveries.first?.state == "PENDING")
                 #expect(receiver.received.isEmpty)
             }
         }
@@ -102,9 +102,9 @@ import Testing
                 receiver.answer([302])
                 try await app.call(.post, "\(WebhookFixture.collection)/\(id):test")
                 let deliveries = try await WebhookFixture.deliveries(app, id) {
-                    $0.first?["state"] as? String == "DELIVERED"
+                    $0.first?.state == "DELIVERED"
                 }
-                #expect(deliveries.first?["attempts"] as? Int == 2)
+                #expect(deliveries.first?.attempts == 2)
                 #expect(receiver.received.count == 2)
                 #expect(receiver.received.allSatisfy { $0.path == "/hook" })
             }
@@ -124,9 +124,9 @@ import Testing
                 receiver.hang(1)
                 try await app.call(.post, "\(WebhookFixture.collection)/\(id):test")
                 let deliveries = try await WebhookFixture.deliveries(app, id) {
-                    $0.first?["state"] as? String == "DELIVERED"
+                    $0.first?.state == "DELIVERED"
                 }
-                #expect(deliveries.first?["attempts"] as? Int == 2)
+                #expect(deliveries.first?.attempts == 2)
                 #expect(receiver.received.count == 2)
             }
         }
@@ -146,11 +146,11 @@ import Testing
                 let start = ContinuousClock.now
                 try await app.call(.post, "\(WebhookFixture.collection)/\(id):test")
                 let deliveries = try await WebhookFixture.deliveries(app, id) {
-                    $0.first?["state"] as? String == "DELIVERED"
+                    $0.first?.state == "DELIVERED"
                 }
-                #expect(deliveries.first?["state"] as? String == "DELIVERED")
-                #expect(deliveries.first?["attempts"] as? Int == 1)
-                #expect(deliveries.first?["lastStatus"] as? Int == 200)
+                #expect(deliveries.first?.state == "DELIVERED")
+                #expect(deliveries.first?.attempts == 1)
+                #expect(deliveries.first?.lastStatus == 200)
                 #expect(ContinuousClock.now - start < .seconds(3))
             }
         }

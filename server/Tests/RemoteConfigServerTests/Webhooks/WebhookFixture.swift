@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigServer
 import RemoteConfigStore
 import RemoteConfigTestSupport
@@ -41,11 +42,9 @@ enum WebhookFixture {
         _ app: TestApp.Session, url: String, events: [String] = ["*"], format: String = "JSON"
     ) async throws -> (id: String, secret: String) {
         try await app.createProject(project)
-        let created = try await app.call(
-            .post, collection, json: ["url": url, "events": events, "format": format, "description": "CI"])
-        try SetupFailure.unless(created.status == 201, "could not create a webhook: \(created.text)")
-        let name = created.json["name"] as? String ?? ""
-        return (String(name.dropFirst("webhooks/".count)), created.json["secret"] as? String ?? "")
+        let created = try await app.admin.createWebhook(
+            project, WebhookRequest(url: url, events: events, format: format, description: "CI"))
+        return (created.id, created.secret ?? "")
     }
 
     /// The `v1=` values of a signature header.
@@ -67,12 +66,11 @@ enum WebhookFixture {
     /// Waits until the webhook's deliveries satisfy `done` (or `limit` passes) and returns them.
     static func deliveries(
         _ app: TestApp.Session, _ id: String, within limit: Duration = .seconds(20),
-        until done: ([[String: Any]]) -> Bool = { _ in true }
-    ) async throws -> [[String: Any]] {
+        until done: ([RemoteConfigAPI.WebhookDelivery]) -> Bool = { _ in true }
+    ) async throws -> [RemoteConfigAPI.WebhookDelivery] {
         let start = ContinuousClock.now
         while true {
-            let reply = try await app.call(.get, "\(collection)/\(id)/deliveries")
-            let deliveries = reply.json["deliveries"] as? [[String: Any]] ?? []
+            let deliveries = try await app.admin.webhookDeliveries(project, id).deliveries
             if done(deliveries) || ContinuousClock.now - start > limit { return deliveries }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
@@ -10,40 +11,37 @@ import Testing
         try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.allowPrivate) {
             app in
             try await app.createProject(WebhookFixture.project)
-            let created = try await app.call(
-                .post, Self.collection,
-                json: ["url": "https://hooks.example.com/rc", "events": ["template.published"], "description": "CI"])
-            #expect(created.status == 201, "\(created.text)")
-            let name = try #require(created.json["name"] as? String)
-            #expect(name.hasPrefix("webhooks/"))
-            #expect((created.json["secret"] as? String)?.hasPrefix("whsec_") == true)
-            #expect(created.json["format"] as? String == "JSON")
-            #expect(created.json["enabled"] as? Bool == true)
-            #expect(created.json["events"] as? [String] == ["template.published"])
-            #expect(created.json["createTime"] is String)
+            let project = WebhookFixture.project
+            let created = try await app.admin.createWebhook(
+                project,
+                WebhookRequest(url: "https://hooks.example.com/rc", events: ["template.published"], description: "CI"))
+            #expect(created.name.hasPrefix("webhooks/"))
+            #expect(created.secret?.hasPrefix("whsec_") == true)
+            #expect(created.format == "JSON")
+            #expect(created.enabled == true)
+            #expect(created.events == ["template.published"])
+            #expect(abs(created.createTime.timeIntervalSinceNow) < 60)
 
             let listed = try await app.call(.get, Self.collection)
-            let webhooks = try #require(listed.json["webhooks"] as? [[String: Any]])
+            let webhooks = try listed.decode(WebhookList.self).webhooks
             #expect(webhooks.count == 1)
-            #expect(webhooks[0]["secret"] == nil)
+            #expect(webhooks[0].secret == nil)
             #expect(!listed.text.contains("whsec_"))
-            let id = name.dropFirst("webhooks/".count)
-            let got = try await app.call(.get, "\(Self.collection)/\(id)")
-            #expect(got.status == 200)
-            #expect(got.json["secret"] == nil)
+            let id = created.id
+            var expected = created
+            expected.secret = nil
+            #expect(try await app.admin.webhook(project, id) == expected)
 
-            let patched = try await app.call(
-                .patch, "\(Self.collection)/\(id)", json: ["enabled": false, "format": "SLACK", "events": ["*"]])
-            #expect(patched.status == 200, "\(patched.text)")
-            #expect(patched.json["enabled"] as? Bool == false)
-            #expect(patched.json["format"] as? String == "SLACK")
-            #expect(patched.json["url"] as? String == "https://hooks.example.com/rc")
-            #expect(patched.json["secret"] == nil)
+            let patched = try await app.admin.updateWebhook(
+                project, id, WebhookRequest(events: ["*"], format: "SLACK", enabled: false))
+            #expect(patched.enabled == false)
+            #expect(patched.format == "SLACK")
+            #expect(patched.url == "https://hooks.example.com/rc")
+            #expect(patched.secret == nil)
 
-            let rotated = try await app.call(.post, "\(Self.collection)/\(id):rotateSecret")
-            #expect(rotated.status == 200)
-            let secret = try #require(rotated.json["secret"] as? String)
-            #expect(secret.hasPrefix("whsec_") && secret != created.json["secret"] as? String)
+            let rotated = try await app.admin.rotateWebhookSecret(project, id)
+            let secret = try #require(rotated.secret)
+            #expect(secret.hasPrefix("whsec_") && secret != created.secret)
 
             #expect(try await app.call(.delete, "\(Self.collection)/\(id)").status == 200)
             #expect(try await app.call(.get, "\(Self.collection)/\(id)").status == 404)
@@ -63,6 +61,7 @@ import Testing
                 (["url": "https://hooks.example.com/rc"], "events"),
                 (["url": "https://hooks.example.com/rc", "events": []], "events"),
                 (["url": "https://hooks.example.com/rc", "events": ["template.deleted"]], "events[0]"),
+                (["url": "https://hooks.example.com/rc", "events": ["*", 5]], "events[1]"),
                 (["url": "https://hooks.example.com/rc", "events": "*"], "events"),
                 (["url": "https://hooks.example.com/rc", "events": ["*"], "format": "XML"], "format"),
                 (["url": "https://hooks.example.com/rc", "events": ["*"], "colour": "red"], "colour"),
@@ -74,8 +73,7 @@ import Testing
                 #expect(reply.errorStatus == "INVALID_ARGUMENT")
                 #expect(reply.errorFields == [field], "\(body): \(reply.text)")
             }
-            let listed = try await app.call(.get, Self.collection)
-            #expect((listed.json["webhooks"] as? [Any])?.isEmpty == true)
+            #expect(try await app.admin.listWebhooks(WebhookFixture.project).webhooks.isEmpty)
             #expect(try await app.call(.post, "/v1/projects/nope-app/webhooks", json: cases[0].0).status == 404)
         }
     }
