@@ -31,56 +31,35 @@ extension ChangeRequestStore {
     /// held leaves the project to the holder and its own next round), and only while it is still
     /// `SCHEDULED`, so it is published exactly once. The actor is the request's author.
     public func publishDue(limit: Int = 20) async throws -> [PublishedChangeRequest] {
-        let due = try await database.run { client in
-            var due: [(Int64, String)] = []
-            let rows = try await client.query(
-                """
+        try await DueWork.run(
+            database,
+            due: """
                 SELECT request_id, project_id FROM change_requests
                 WHERE state = 'SCHEDULED' AND publish_time <= now() ORDER BY publish_time, request_id LIMIT \(limit)
-                """)
-            for try await row in rows.decode((Int64, String).self) { due.append(row) }
-            return due
-        }
-        var published: [PublishedChangeRequest] = []
-        for (id, project) in due {
-            let done = try await database.transaction { connection -> PublishedChangeRequest? in
-                let logger = database.logger
-                guard
-                    let lock = try await TemplateStore.lockProjectState(
-                        project, skipLocked: true, on: connection, logger: logger)
-                else { return nil }
-                let rows = try await connection.query(
-                    """
-                    SELECT request_id FROM change_requests
-                    WHERE request_id = \(id) AND state = 'SCHEDULED' AND publish_time <= now()
-                    """, logger: logger)
-                var stillDue = false
-                for try await _ in rows { stillDue = true }
-                guard stillDue else { return nil }
+                """,
+            stillDue: { id in
+                """
+                SELECT request_id FROM change_requests
+                WHERE request_id = \(id) AND state = 'SCHEDULED' AND publish_time <= now()
+                """
+            },
+            work: { id, project, lock, connection, logger -> PublishedChangeRequest? in
                 let request = try await Self.read(project, id, on: connection, logger: logger)
                 return try await Self.publish(
                     request, lock: lock, force: true, scheduled: true, actor: request.author, on: connection,
                     logger: logger)
-            }
-            if let done { published.append(done) }
-        }
-        return published
+            })
     }
 
     /// How long until the next `SCHEDULED` request is due by the database's clock (zero or less: due now);
     /// nil when none waits.
     public func nextDue() async throws -> Duration? {
-        try await database.run { client in
-            let rows = try await client.query(
-                """
-                SELECT EXTRACT(EPOCH FROM min(publish_time) - now())::float8 FROM change_requests
-                WHERE state = 'SCHEDULED'
-                """)
-            for try await seconds in rows.decode(Double?.self) {
-                return seconds.map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) }
-            }
-            return nil
-        }
+        try await DueWork.nextDue(
+            database,
+            """
+            SELECT EXTRACT(EPOCH FROM min(publish_time) - now())::float8 FROM change_requests
+            WHERE state = 'SCHEDULED'
+            """)
     }
 
     /// The one way a change request becomes a version, inside the caller's transaction holding `lock`.

@@ -3,60 +3,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// What a key may do. Admin-side roles are ordered: viewer < editor < admin; `client` only fetches.
-public enum Role: String, Sendable, CaseIterable, Codable {
-    case viewer, editor, admin, client
-
-    /// Whether this role includes everything `other` may do on the admin side.
-    public func covers(_ other: Role) -> Bool {
-        guard self != .client, other != .client else { return self == other }
-        return rank >= other.rank
-    }
-
-    private var rank: Int {
-        switch self {
-        case .viewer: 1
-        case .editor: 2
-        case .admin: 3
-        case .client: 0
-        }
-    }
-}
-
-/// A stored key, without its secret.
-public struct APIKey: Sendable, Equatable {
-    public let id: String
-    public let displayName: String
-    public let role: Role
-    /// The only project the key opens; nil for all projects.
-    public let project: String?
-    public let keyPrefix: String
-    public let createTime: Date
-}
-
-/// Key secrets: random, recognisable by their prefix, stored only as SHA-256.
-public enum KeySecret {
-    /// A new secret for `role`: `rc_<role>_` and 32 base62 characters (190 bits of randomness).
-    public static func generate(role: Role) -> String {
-        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-        var generator = SystemRandomNumberGenerator()
-        let body = String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
-        return "rc_\(role.rawValue)_\(body)"
-    }
-
-    /// The SHA-256 the database keeps.
-    public static func hash(_ secret: String) -> Data {
-        Data(SHA256.hash(data: Data(secret.utf8)))
-    }
-
-    /// The part shown in listings so people can tell keys apart: the role prefix and 4 characters.
-    public static func prefix(of secret: String) -> String {
-        let parts = secret.split(separator: "_", maxSplits: 2)
-        guard parts.count == 3 else { return String(secret.prefix(8)) }
-        return "rc_\(parts[1])_\(parts[2].prefix(4))"
-    }
-}
-
 /// API keys in PostgreSQL.
 public struct KeyStore: Sendable {
     let database: Database

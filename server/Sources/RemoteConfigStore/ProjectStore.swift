@@ -2,33 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A project: one app (or family of apps) with its own templates and client keys.
-public struct Project: Sendable, Equatable {
-    public let projectId: String
-    public let displayName: String
-    public let createTime: Date
-    /// Whether every publish must go through an approved change request.
-    public let requireApproval: Bool
-    /// How many approvals (by keys other than the author) make a change request approved.
-    public let approvalsRequired: Int
-}
-
-/// The settings `PATCH /v1/projects/{p}` changes; nil leaves a setting as it is.
-public struct ProjectUpdate: Sendable, Equatable {
-    public var displayName: String?
-    public var requireApproval: Bool?
-    public var approvalsRequired: Int?
-
-    public init(displayName: String? = nil, requireApproval: Bool? = nil, approvalsRequired: Int? = nil) {
-        self.displayName = displayName
-        self.requireApproval = requireApproval
-        self.approvalsRequired = approvalsRequired
-    }
-
-    /// The most approvals a project may require (the database checks it too).
-    public static let maximumApprovals = 10
-}
-
 /// Projects in PostgreSQL.
 public struct ProjectStore: Sendable {
     let database: Database

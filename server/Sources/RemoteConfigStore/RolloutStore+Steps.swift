@@ -10,32 +10,19 @@ extension RolloutStore {
     /// holder and its own next round), and only while the rollout is still `RUNNING` on the step before, so each
     /// step is published exactly once (the primary key of `rollout_steps` says so too). The actor is the author.
     public func publishDue(limit: Int = 20) async throws -> [RolloutChange] {
-        let due = try await database.run { client in
-            var due: [(Int64, String)] = []
-            let rows = try await client.query(
-                """
+        try await DueWork.run(
+            database,
+            due: """
                 SELECT rollout_id, project_id FROM rollouts
                 WHERE state = 'RUNNING' AND next_step_at <= now() ORDER BY next_step_at, rollout_id LIMIT \(limit)
-                """)
-            for try await row in rows.decode((Int64, String).self) { due.append(row) }
-            return due
-        }
-        var published: [RolloutChange] = []
-        for (id, project) in due {
-            let done = try await database.transaction { connection -> RolloutChange? in
-                let logger = database.logger
-                guard
-                    let lock = try await TemplateStore.lockProjectState(
-                        project, skipLocked: true, on: connection, logger: logger)
-                else { return nil }
-                let rows = try await connection.query(
-                    """
-                    SELECT rollout_id FROM rollouts
-                    WHERE rollout_id = \(id) AND state = 'RUNNING' AND next_step_at <= now() FOR UPDATE
-                    """, logger: logger)
-                var stillDue = false
-                for try await _ in rows { stillDue = true }
-                guard stillDue else { return nil }
+                """,
+            stillDue: { id in
+                """
+                SELECT rollout_id FROM rollouts
+                WHERE rollout_id = \(id) AND state = 'RUNNING' AND next_step_at <= now() FOR UPDATE
+                """
+            },
+            work: { id, project, lock, connection, logger -> RolloutChange? in
                 let rollout = try await Self.read(project, id, on: connection, logger: logger)
                 let step = rollout.currentStep + 1
                 guard step < rollout.steps.count else {
@@ -62,22 +49,14 @@ extension RolloutStore {
                     rollout, step: step, templateJSON: json, actor: rollout.author, on: connection, logger: logger)
                 return RolloutChange(
                     rollout: try await Self.read(project, id, on: connection, logger: logger), version: version)
-            }
-            if let done { published.append(done) }
-        }
-        return published
+            })
     }
 
     /// How long until the next step is due by the database's clock (zero or less: due now); nil when none waits.
     public func nextDue() async throws -> Duration? {
-        try await database.run { client in
-            let rows = try await client.query(
-                "SELECT EXTRACT(EPOCH FROM min(next_step_at) - now())::float8 FROM rollouts WHERE state = 'RUNNING'")
-            for try await seconds in rows.decode(Double?.self) {
-                return seconds.map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) }
-            }
-            return nil
-        }
+        try await DueWork.nextDue(
+            database,
+            "SELECT EXTRACT(EPOCH FROM min(next_step_at) - now())::float8 FROM rollouts WHERE state = 'RUNNING'")
     }
 
     /// The JSON text of the published template with `rollout` at step `step`, validated as a publish would.

@@ -260,19 +260,6 @@ private func seconds(_ text: String, setting: String) throws -> Duration {
     return .milliseconds(Int64((value * 1000).rounded()))
 }
 
-/// Options `serve` and `migrate` share.
-struct SharedOptions: ParsableArguments {
-    @Option(help: "PostgreSQL URL (RC_DATABASE_URL or DATABASE_URL). Without it, serve starts an embedded PostgreSQL.")
-    var databaseURL: String?
-
-    /// The flag, else `RC_DATABASE_URL`, else `DATABASE_URL`.
-    var resolvedDatabaseURL: String? {
-        let environment = ProcessInfo.processInfo.environment
-        let value = databaseURL ?? environment["RC_DATABASE_URL"] ?? environment["DATABASE_URL"]
-        return value?.isEmpty == true ? nil : value
-    }
-}
-
 /// Parses the URL or fails with one line naming the setting.
 func prepareDatabase(_ text: String) throws -> DatabaseURL {
     do {

@@ -2,16 +2,6 @@ import HTTPTypes
 import Hummingbird
 import RemoteConfigStore
 
-/// Which projects an admin route touches, for the key-scope check.
-enum AccessScope {
-    /// One project's resources.
-    case project(String)
-    /// Resources of no single project (creating a project): only a key for all projects may.
-    case global
-    /// A listing that the handler filters to the key's project.
-    case any
-}
-
 /// Resolves the `Authorization: Bearer` key of an admin request and checks its role and project.
 struct Authenticator: Sendable {
     let keys: KeyStore

@@ -1,0 +1,12 @@
+import Foundation
+
+/// A stored key, without its secret.
+public struct APIKey: Sendable, Equatable {
+    public let id: String
+    public let displayName: String
+    public let role: Role
+    /// The only project the key opens; nil for all projects.
+    public let project: String?
+    public let keyPrefix: String
+    public let createTime: Date
+}

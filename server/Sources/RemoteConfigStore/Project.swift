@@ -1,0 +1,12 @@
+import Foundation
+
+/// A project: one app (or family of apps) with its own templates and client keys.
+public struct Project: Sendable, Equatable {
+    public let projectId: String
+    public let displayName: String
+    public let createTime: Date
+    /// Whether every publish must go through an approved change request.
+    public let requireApproval: Bool
+    /// How many approvals (by keys other than the author) make a change request approved.
+    public let approvalsRequired: Int
+}

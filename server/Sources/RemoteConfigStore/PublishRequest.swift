@@ -1,0 +1,35 @@
+import Foundation
+
+/// What a publish records besides the template.
+public struct PublishRequest: Sendable {
+    public var templateJSON: String
+    /// The version the caller last saw (from its ETag); nil forces (`If-Match: *`).
+    public var expectedVersion: Int64?
+    public var updateType: String
+    public var updateUser: String
+    public var updateOrigin: String
+    public var description: String
+    public var rollbackSource: Int64?
+    /// The change request this publish carries out: only such a publish passes a project that requires
+    /// approval.
+    public var changeRequest: Int64?
+    /// The rollout this publish is a step, halt or completion of: its plan was approved (or needed no approval),
+    /// so it passes a project that requires approval, and it does not pause itself as an edit would.
+    public var rollout: Int64?
+
+    public init(
+        templateJSON: String, expectedVersion: Int64?, updateType: String, updateUser: String,
+        updateOrigin: String = "REST_API", description: String = "", rollbackSource: Int64? = nil,
+        changeRequest: Int64? = nil, rollout: Int64? = nil
+    ) {
+        self.templateJSON = templateJSON
+        self.expectedVersion = expectedVersion
+        self.updateType = updateType
+        self.updateUser = updateUser
+        self.updateOrigin = updateOrigin
+        self.description = description
+        self.rollbackSource = rollbackSource
+        self.changeRequest = changeRequest
+        self.rollout = rollout
+    }
+}

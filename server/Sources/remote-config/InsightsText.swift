@@ -1,0 +1,64 @@
+import Foundation
+import RemoteConfigAPI
+import RemoteConfigAdminClient
+import RemoteConfigCore
+
+/// How insights reports read on a terminal.
+enum InsightsText {
+    /// A report as pretty JSON, members in the order the server writes them.
+    static func json(_ report: some Encodable) throws { try Output.json(report) }
+
+    static func versions(_ report: InsightsVersionsReport, project: String) {
+        guard report.enabled else { return Output.line("Insights are off on this server (--insights off).") }
+        Output.line("\(project), \(report.since) to \(report.until)")
+        if report.platforms.isEmpty { return Output.line("No client answers counted in this window.") }
+        for platform in report.platforms {
+            Output.line()
+            Output.line(
+                "\(platform.platform): about \(count(platform.activeInstances)) active instances, "
+                    + "\(count(platform.answers)) answers")
+            var table = Table("VERSION", "ACTIVE", "SHARE", "ANSWERS")
+            for version in platform.versions {
+                table.add(
+                    version.version, count(version.activeInstances), percent(version.share), count(version.answers))
+            }
+            table.print()
+        }
+        Output.line()
+        Output.line("Active instances are estimates (HyperLogLog, about 1.6% standard error).")
+    }
+
+    static func parameters(_ report: InsightsParametersReport, project: String) {
+        guard report.enabled else { return Output.line("Insights are off on this server (--insights off).") }
+        Output.line("\(project), \(report.since) to \(report.until): \(count(report.answers)) answers")
+        if report.parameters.isEmpty { return Output.line("No client answers counted in this window.") }
+        Output.line()
+        var table = Table("PARAMETER", "SOURCE", "ANSWERS", "SHARE")
+        for name in report.parameters.keys.sorted() {
+            for (index, source) in (report.parameters[name]?.sources ?? []).enumerated() {
+                let label = source.condition.map { "\(source.source) \($0)" } ?? source.source
+                table.add(index == 0 ? name : "", label, count(source.answers), percent(source.share))
+            }
+        }
+        table.print()
+        if !report.conditions.isEmpty {
+            Output.line()
+            var conditions = Table("CONDITION", "MATCHED", "SHARE")
+            for name in report.conditions.keys.sorted() {
+                let condition = report.conditions[name]!
+                conditions.add(name, count(condition.matched), percent(condition.share))
+            }
+            conditions.print()
+        }
+    }
+
+    /// `12,345`.
+    static func count(_ value: Int) -> String {
+        value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+    }
+
+    /// `73.3%`.
+    static func percent(_ share: Double) -> String {
+        String(format: "%.1f%%", share * 100)
+    }
+}
