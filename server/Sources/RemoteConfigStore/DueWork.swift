@@ -11,7 +11,7 @@ enum DueWork {
     /// returned, in the order of `due`.
     static func run<T: Sendable>(
         _ database: Database, due: PostgresQuery, stillDue: @escaping @Sendable (Int64) -> PostgresQuery,
-        _ work:
+        work:
             @escaping @Sendable (Int64, String, TemplateStore.ProjectLock, PostgresConnection, Logger)
             async throws -> T?
     ) async throws -> [T] {
