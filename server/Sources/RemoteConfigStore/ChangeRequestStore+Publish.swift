@@ -2,12 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A change request that was just published, with the version it became.
-public struct PublishedChangeRequest: Sendable {
-    public let request: ChangeRequest
-    public let version: StoredVersion
-}
-
 extension ChangeRequestStore {
     /// Publishes the request now through the one publish path (`TemplateStore.publish`: next version,
     /// audit, NOTIFY), with `updateOrigin: CHANGE_REQUEST` and the request's description. It must be

@@ -3,14 +3,6 @@ import Logging
 import PostgresNIO
 import RemoteConfigCore
 
-/// A proposed rollout that the change request being published starts.
-struct CarriedRollout: Sendable {
-    let rollout: Rollout
-    /// The first step over the template published now: only the rollout's own condition and value change,
-    /// whatever was published since the change request was opened.
-    let templateJSON: String
-}
-
 extension RolloutStore {
     /// Opens the change request that carries a proposed rollout's plan (its first step over `base`), in the
     /// caller's transaction; the request is reviewed like any other.

@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import RemoteConfigCore
+import RemoteConfigStore
+
+/// The stores and helpers the controllers share, built around one database pool.
+public struct AppEnvironment: Sendable {
+    public let database: Database
+    public let projects: ProjectStore
+    public let keys: KeyStore
+    public let templates: TemplateStore
+    public let drafts: DraftStore
+    public let changeRequests: ChangeRequestStore
+    /// What follows every publish on this server (metrics, this server's cache), whoever published.
+    let publishing: Publishing
+    /// The compiled published templates the fetch path serves.
+    public let published: PublishedTemplates
+    /// Client keys in memory.
+    public let clientKeys: ClientKeys
+    /// Realtime subscribers.
+    public let streams: StreamHub
+    /// What `/metrics` reports.
+    public let metrics: ServerMetrics
+
+    /// Store links and their syncs.
+    public let storeLinks: StoreLinkStore
+    /// Syncs store links (the background loop and `:run`).
+    let storeSync: StoreSync
+    /// What wakes the background loop of store sync (`StoreSync.wake()` rings it).
+    let storeSyncDoorbell: AsyncStream<Void>
+
+    /// Which web origins may call the client routes from a browser.
+    public let cors: CORSPolicy
+    /// The impact sample that collection keeps.
+    public let insightSamples: InsightSampleStore
+    /// The active-instance estimate impact is scaled to; nil scales to the sampled instances.
+    public var activeInstances: ActiveInstanceCount?
+    /// Webhooks and their outbox.
+    public let webhooks: WebhookStore
+    /// How webhooks are delivered.
+    public let webhookSettings: WebhookSettings
+
+    /// Fetches per second per client key; nil for no limit.
+    public let fetchRateLimit: Double?
+    /// The fetch route, shared by the event-loop fast path and the router.
+    let fetch: FetchEndpoint
+    /// Threads for CPU-heavy work; a service of the application built around this environment.
+    let heavyWork: HeavyWork
+    /// What client answers this server counted and has not written yet.
+    let insightsRecorder: InsightsRecorder
+    /// Insights in the database.
+    public let insights: InsightsStore
+    /// One line per answered request, whichever way it came in; a service of the application.
+    public let accessLog: AccessLog
+
+    public init(
+        database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
+        fetchRateLimit: Double? = nil, maxStreams: Int = .max, maxStreamsPerKey: Int? = nil,
+        cors: CORSPolicy = .none,
+        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10),
+        insightsEnabled: Bool = true, insightsSampleSize: Int = 10_000,
+        webhookSettings: WebhookSettings = WebhookSettings()
+    ) {
+        self.fetchRateLimit = fetchRateLimit
+        self.cors = cors
+        self.webhooks = WebhookStore(database: database)
+        self.webhookSettings = webhookSettings
+        self.database = database
+        self.projects = ProjectStore(database: database)
+        self.keys = KeyStore(database: database)
+        self.templates = TemplateStore(database: database)
+        self.drafts = DraftStore(database: database)
+        self.changeRequests = ChangeRequestStore(database: database)
+        let heavyWork = HeavyWork()
+        self.heavyWork = heavyWork
+        self.published = PublishedTemplates(templates: templates, heavyWork: heavyWork, logger: logger)
+        self.insightSamples = InsightSampleStore(database: database)
+        self.clientKeys = ClientKeys(keys: keys)
+        let streams = StreamHub(
+            keepAliveInterval: streamKeepAliveInterval, maxStreams: maxStreams, maxStreamsPerKey: maxStreamsPerKey)
+        self.streams = streams
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        self.accessLog = AccessLog(logger: logger, metrics: metrics)
+        let insightsRecorder = InsightsRecorder(enabled: insightsEnabled, sampleSize: insightsSampleSize)
+        self.insightsRecorder = insightsRecorder
+        let insights = InsightsStore(database: database)
+        self.insights = insights
+        // Impact scales its sample to the distinct instances the counts saw in the same window.
+        self.activeInstances = { project, since, until, platform in
+            try await insights.activeInstances(project: project, since: since, until: until, platform: platform)
+        }
+        self.fetch = FetchEndpoint(
+            published: published, clientKeys: clientKeys, metrics: metrics,
+            rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, heavyWork: heavyWork, cors: cors,
+            insights: insightsRecorder, logger: logger)
+        published.observe { project, version in
+            metrics.cacheReload()
+            // Fanning out to thousands of streams takes a while: not on the publishing request's time.
+            Task { streams.publish(project: project, version: version) }
+        }
+        clientKeys.onRevoke { keyId in streams.closeStreams(ofKey: keyId) }
+        let storeLinks = StoreLinkStore(database: database)
+        self.storeLinks = storeLinks
+        let publishing = Publishing(published: published, metrics: metrics)
+        self.publishing = publishing
+        let (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.storeSyncDoorbell = doorbell
+        // The configuration was validated; the fallback only keeps a bad URL from crashing a test.
+        let lookupURL = URL(string: storeLookupURL) ?? URL(string: "https://itunes.apple.com/lookup")!
+        self.storeSync = StoreSync(
+            links: storeLinks, templates: templates,
+            lookup: AppStoreLookup(baseURL: lookupURL, timeout: storeLookupTimeout),
+            delivery: ChangeRequestDelivery(
+                projects: projects, changeRequests: changeRequests, links: storeLinks,
+                publish: PublishDelivery(links: storeLinks, publishing: publishing)),
+            metrics: metrics, heavyWork: heavyWork, logger: logger, doorbell: ring)
+    }
+
+    /// Whether client answers are counted (`--insights`).
+    public var insightsEnabled: Bool { insightsRecorder.enabled }
+
+    /// Writes what this server counted so far at once, rather than at the next flush (tests, tools).
+    public func flushInsights() async throws {
+        try await insights.add(insightsRecorder.drain(), sampleSize: insightsRecorder.sampleSize)
+    }
+}
