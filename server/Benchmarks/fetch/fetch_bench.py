@@ -319,11 +319,10 @@ def memory_locations(answers: list[str]) -> str:
     return "\n".join(blocks)
 
 
-def start_nginx(root: str, work: str, answers: list[str]) -> tuple[subprocess.Popen, int, int]:
-    """nginx serving `root`'s files on one port and `answers` from memory (`memory_locations`) on another."""
+def launch_nginx(work: str, http: str, ready: list[str]) -> subprocess.Popen:
+    """Start nginx (one worker, in the foreground, state in `work`) with the `http` block body `http`, and wait
+    up to 10 s until every URL in `ready` answers 200; kill it and raise if it does not."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    port = free_port()
-    memory_port = free_port()
     config = os.path.join(work, "nginx.conf")
     with open(config, "w") as file:
         file.write(f"""
@@ -332,7 +331,24 @@ daemon off;
 pid {work}/nginx.pid;
 error_log {work}/nginx-error.log warn;
 events {{ worker_connections 4096; }}
-http {{
+http {{{http}}}
+""")
+    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        if all(call("GET", url, timeout=1)[0] == 200 for url in ready):
+            return process
+        time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("nginx did not start; see " + os.path.join(work, "nginx-error.log"))
+
+
+def start_nginx(root: str, work: str, answers: list[str]) -> tuple[subprocess.Popen, int, int]:
+    """nginx serving `root`'s files on one port and `answers` from memory (`memory_locations`) on another."""
+    port = free_port()
+    memory_port = free_port()
+    process = launch_nginx(work, f"""
     access_log off;
     keepalive_requests 1000000;
     server {{
@@ -353,18 +369,8 @@ http {{
         default_type application/json;
 {memory_locations(answers)}
     }}
-}}
-""")
-    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.STDOUT)
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        status, _, _ = call("GET", f"http://{HOST}:{port}/0.json", timeout=1)
-        if status == 200 and call("GET", f"http://{HOST}:{memory_port}/mem/0", timeout=1)[0] == 200:
-            return process, port, memory_port
-        time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("nginx did not start; see " + os.path.join(work, "nginx-error.log"))
+""", [f"http://{HOST}:{port}/0.json", f"http://{HOST}:{memory_port}/mem/0"])
+    return process, port, memory_port
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -37,8 +37,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fetch_bench import (HOST, LUA_LIBRARY, children, free_port, log, lua_string, publish_project,  # noqa: E402
-                         realistic_template, run_wrk)
+from fetch_bench import (HOST, LUA_LIBRARY, children, free_port, launch_nginx, log, lua_string,  # noqa: E402
+                         publish_project, realistic_template, run_wrk)
 from common import TOKEN, call  # noqa: E402  (fetch_bench put the drills folder on the path)
 
 NEW_DEVICES_LIBRARY = r"""
@@ -130,21 +130,12 @@ class Server:
 def start_nginx(work: str, answer: str, etag: str) -> tuple[subprocess.Popen, int, int]:
     """nginx (one worker) answering `answer` from memory to any request, on one port with a buffered access
     log and on another without one."""
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     logged, quiet = free_port(), free_port()
     # In nginx's configuration a `$` starts a variable and a quoted value is read in 4 KiB at most.
     assert "$" not in answer and len(answer) < 3500, "an answer nginx cannot return from its configuration"
     quoted = "'" + answer.replace("\\", "\\\\").replace("'", "\\'") + "'"
     location = f"location / {{ add_header ETag '{etag}'; return 200 {quoted}; }}"
-    config = os.path.join(work, "nginx.conf")
-    with open(config, "w") as file:
-        file.write(f"""
-worker_processes 1;
-daemon off;
-pid {work}/nginx.pid;
-error_log {work}/nginx-error.log warn;
-events {{ worker_connections 4096; }}
-http {{
+    process = launch_nginx(work, f"""
     keepalive_requests 1000000;
     default_type application/json;
     client_body_temp_path {work}/body;
@@ -162,17 +153,8 @@ http {{
         access_log off;
         {location}
     }}
-}}
-""")
-    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.STDOUT)
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        if all(call("GET", f"http://{HOST}:{port}/", timeout=1)[0] == 200 for port in (logged, quiet)):
-            return process, logged, quiet
-        time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("nginx did not start; see " + os.path.join(work, "nginx-error.log"))
+""", [f"http://{HOST}:{port}/" for port in (logged, quiet)])
+    return process, logged, quiet
 
 
 def main() -> None:
