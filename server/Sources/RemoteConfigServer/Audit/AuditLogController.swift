@@ -27,23 +27,9 @@ struct AuditLogController {
 
     /// One page of events of `project` (of all when nil), newest first.
     private func page(of project: String?, _ request: Request) async throws -> Response {
-        let parameters = request.uri.queryParameters
-        var pageSize = 50
-        if let text = parameters.get("pageSize") {
-            guard let size = Int(text), (1...1000).contains(size) else {
-                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 1000")
-            }
-            pageSize = size
-        }
-        var before: Int64?
-        if let token = parameters.get("pageToken") {
-            guard let value = Int64(token) else {
-                throw APIError.invalidField("pageToken", reason: "INVALID_PAGE_TOKEN", "pageToken is not one we issued")
-            }
-            before = value
-        }
-        let events = try await AuditLog.list(
-            project, before: before, limit: pageSize + 1, database: database)
+        let asked = try PageRequest(request, maximum: 1000)
+        let pageSize = asked.size
+        let events = try await AuditLog.list(project, before: asked.before, limit: pageSize + 1, database: database)
         var object: JSONObject = [
             "events": .array(events.prefix(pageSize).map { .object(Self.json($0, withProject: project == nil)) })
         ]

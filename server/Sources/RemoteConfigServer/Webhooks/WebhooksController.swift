@@ -86,25 +86,11 @@ struct WebhooksController {
     @Sendable func deliveries(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .admin)
         let webhook = try await read(project, context)
-        let parameters = request.uri.queryParameters
-        var pageSize = 50
-        if let text = parameters.get("pageSize") {
-            guard let size = Int(text), (1...300).contains(size) else {
-                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 300")
-            }
-            pageSize = size
-        }
-        var before: Int64?
-        if let token = parameters.get("pageToken") {
-            guard let value = Int64(token) else {
-                throw APIError.invalidField("pageToken", reason: "INVALID_PAGE_TOKEN", "pageToken is not one we issued")
-            }
-            before = value
-        }
-        let found = try await webhooks.deliveries(project, webhook.id, before: before, limit: pageSize + 1)
-        let page = found.prefix(pageSize)
+        let asked = try PageRequest(request, maximum: 300)
+        let found = try await webhooks.deliveries(project, webhook.id, before: asked.before, limit: asked.size + 1)
+        let page = found.prefix(asked.size)
         var answer = WebhookDeliveryList(deliveries: page.map(Self.body))
-        if found.count > pageSize, let last = page.last { answer.nextPageToken = String(last.seq) }
+        if found.count > asked.size, let last = page.last { answer.nextPageToken = String(last.seq) }
         return try JSONResponse.make(answer)
     }
 
