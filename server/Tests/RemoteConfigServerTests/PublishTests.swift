@@ -34,15 +34,12 @@ import Testing
             try await app.createProject("shop-app")
             let get = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
             #expect(get.status == 200)
-            #expect((get.json["parameters"] as? [String: Any])?.isEmpty == true)
+            #expect(get.value["parameters"] == [:])
             let etag = try #require(get.headers[.eTag])
-            let first = try await app.publish("shop-app", TemplateFixtures.forceUpdate(), ifMatch: etag)
+            let first = try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(), ifMatch: etag)
             #expect(first.status == 200)
-            #expect((first.json["version"] as? [String: Any])?["updateType"] as? String == "INCREMENTAL_UPDATE")
-            #expect(
-                (first.json["version"] as? [String: Any])?["updateUser"] as? [String: String] == [
-                    "email": "bootstrap admin"
-                ])
+            #expect(first.value["version"]?["updateType"] == "INCREMENTAL_UPDATE")
+            #expect(first.value["version"]?["updateUser"] == ["email": "bootstrap admin"])
         }
     }
 
@@ -50,25 +47,25 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let missing = try await app.call(
-                .put, "/v1/projects/shop-app/remoteConfig", json: TemplateFixtures.forceUpdate())
+                .put, "/v1/projects/shop-app/remoteConfig", json: TemplateFixtures.forceUpdateValue())
             #expect(missing.status == 428)
             #expect(missing.errorStatus == "PRECONDITION_REQUIRED")
             let first = try await app.publish(
-                "shop-app", TemplateFixtures.forceUpdate(), ifMatch: "\"etag-shop-app-0\"")
+                "shop-app", TemplateFixtures.forceUpdateValue(), ifMatch: "\"etag-shop-app-0\"")
             let etag = try #require(first.headers[.eTag])
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.4.0"), ifMatch: etag)
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "2.4.0"), ifMatch: etag)
             let stale = try await app.publish(
-                "shop-app", TemplateFixtures.forceUpdate(currentVersion: "9.9.9"), ifMatch: etag)
+                "shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "9.9.9"), ifMatch: etag)
             #expect(stale.status == 412)
             #expect(stale.errorStatus == "FAILED_PRECONDITION")
             let foreign = try await app.publish(
-                "shop-app", TemplateFixtures.forceUpdate(), ifMatch: "\"etag-other-app-2\"")
+                "shop-app", TemplateFixtures.forceUpdateValue(), ifMatch: "\"etag-other-app-2\"")
             #expect(foreign.status == 412)
             let current = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
             #expect(current.text.contains("2.4.0") && !current.text.contains("9.9.9"))
-            let forced = try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "3.0.0"))
-            #expect((forced.json["version"] as? [String: Any])?["updateType"] as? String == "FORCED_UPDATE")
-            #expect((forced.json["version"] as? [String: Any])?["versionNumber"] as? String == "3")
+            let forced = try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "3.0.0"))
+            #expect(forced.value["version"]?["updateType"] == "FORCED_UPDATE")
+            #expect(forced.value["version"]?["versionNumber"] == "3")
         }
     }
 
@@ -76,22 +73,23 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let ok = try await app.call(
-                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: TemplateFixtures.forceUpdate(),
+                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: TemplateFixtures.forceUpdateValue(),
                 headers: [.ifMatch: "*"])
             #expect(ok.status == 200)
-            #expect((ok.json["parameters"] as? [String: Any])?["current_version"] != nil)
-            var bad = TemplateFixtures.forceUpdate()
+            #expect(ok.value["parameters"]?["current_version"] != nil)
+            var bad = try #require(TemplateFixtures.forceUpdateValue().objectValue)
             bad["conditions"] = [["name": "ios_too_old", "expression": "device.os == "]]
             let invalid = try await app.call(
-                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: bad, headers: [.ifMatch: "*"])
+                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: .object(bad),
+                headers: [.ifMatch: "*"])
             #expect(invalid.status == 400)
             #expect(invalid.errorReasons.contains("INVALID_EXPRESSION"))
             let stale = try await app.call(
-                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: TemplateFixtures.forceUpdate(),
+                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: TemplateFixtures.forceUpdateValue(),
                 headers: [.ifMatch: "\"etag-shop-app-5\""])
             #expect(stale.status == 412)
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.isEmpty == true)
+            #expect(versions.value["versions"] == [])
         }
     }
 
@@ -101,13 +99,13 @@ import Testing
         let url = try await TestCluster.shared.makeDatabase()
         try await TestApp.run(url: url, databaseDeadline: .seconds(60)) { app in
             try await app.createProject("shop-app")
-            let first = try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let first = try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let etag = try #require(first.headers[.eTag])
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<50 {
                     group.addTask {
                         try await app.publish(
-                            "shop-app", TemplateFixtures.forceUpdate(currentVersion: "5.0.\(index)"), ifMatch: etag
+                            "shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "5.0.\(index)"), ifMatch: etag
                         ).status
                     }
                 }
@@ -116,14 +114,14 @@ import Testing
             #expect(statuses.filter { $0 == 200 }.count == 1)
             #expect(statuses.filter { $0 == 412 }.count == 49)
             let list = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            let numbers = (list.json["versions"] as? [[String: Any]])?.compactMap { $0["versionNumber"] as? String }
+            let numbers = list.value["versions"]?.arrayValue?.map { $0["versionNumber"] }
             #expect(numbers == ["2", "1"])
         }
     }
 
     @Test func aPublishToAnUnknownProjectIs404() async throws {
         try await TestApp.run { app in
-            let reply = try await app.publish("nope-app", TemplateFixtures.forceUpdate())
+            let reply = try await app.publish("nope-app", TemplateFixtures.forceUpdateValue())
             #expect(reply.status == 404)
         }
     }

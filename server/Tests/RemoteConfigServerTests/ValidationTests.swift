@@ -1,13 +1,14 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
 /// Every rule of API.md, reported with its reason and field, all at once, changing nothing.
 @Suite struct ValidationTests {
-    func rejected(_ template: [String: Any]) async throws -> TestApp.Reply {
-        let body = try JSONSerialization.data(withJSONObject: template)
+    func rejected(_ template: JSONValue) async throws -> TestApp.Reply {
+        let body = template.jsonBytes()
         let reply = try await TestApp.run { app in
             try await app.createProject("shop-app")
             let reply = try await app.call(
@@ -17,7 +18,7 @@ import Testing
             )
             #expect(draft.status == 400)
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.isEmpty == true, "a rejected template was stored")
+            #expect(versions.value["versions"] == [], "a rejected template was stored")
             return reply
         }
         #expect(reply.status == 400)
@@ -25,10 +26,10 @@ import Testing
         return reply
     }
 
-    func parameter(_ value: Any, type: String, conditional: [String: Any]? = nil) -> [String: Any] {
-        var parameter: [String: Any] = ["defaultValue": value, "valueType": type]
-        if let conditional { parameter["conditionalValues"] = conditional }
-        return parameter
+    func parameter(_ value: JSONValue, type: String, conditional: JSONValue? = nil) -> JSONValue {
+        var parameter: JSONObject = ["defaultValue": value, "valueType": .string(type)]
+        parameter["conditionalValues"] = conditional
+        return .object(parameter)
     }
 
     @Test(arguments: [
@@ -36,13 +37,13 @@ import Testing
         ("JSON", "{not json"), ("JSON", "{\"a\": }"),
     ])
     func valuesMustFitTheirType(_ type: String, _ value: String) async throws {
-        let reply = try await rejected(["parameters": ["max_items": parameter(["value": value], type: type)]])
+        let reply = try await rejected(["parameters": ["max_items": parameter(["value": .string(value)], type: type)]])
         #expect(reply.errorReasons == ["PARAM_VALUE_TYPE_MISMATCH"])
         #expect(reply.errorFields == ["parameters.max_items.defaultValue.value"])
     }
 
     @Test func everyProblemIsReportedAtOnce() async throws {
-        let template: [String: Any] = [
+        let template: JSONValue = [
             "conditions": [
                 ["name": "ios", "expression": "device.os == 'ios'"],
                 ["name": "ios", "expression": "device.os == 'android'"],
@@ -66,15 +67,14 @@ import Testing
         #expect(reply.errorFields.contains("conditions[2].expression"))
         #expect(reply.errorFields.contains("parameters.flag.conditionalValues.missing"))
         #expect(reply.errorFields.contains("parameterGroups.g.parameters.dup"))
-        let details = (reply.json["error"] as? [String: Any])?["details"] as? [[String: Any]] ?? []
-        let parseError = details.first { $0["field"] as? String == "conditions[2].expression" }?["message"] as? String
+        let parseError = reply.errorDetails.first { $0.field == "conditions[2].expression" }?.message
         #expect(parseError?.contains("broken") == true && parseError?.contains(" at ") == true)
     }
 
     @Test func limitsAreEnforced() async throws {
-        var parameters: [String: Any] = [:]
+        var parameters = JSONObject()
         for index in 0..<3001 { parameters["p\(index)"] = ["defaultValue": ["value": "x"]] }
-        let tooMany = try await rejected(["parameters": parameters])
+        let tooMany = try await rejected(["parameters": .object(parameters)])
         #expect(tooMany.errorReasons == ["LIMIT_EXCEEDED"])
 
         let longKey = String(repeating: "k", count: 257)
@@ -82,11 +82,11 @@ import Testing
         #expect(keyReply.errorReasons == ["INVALID_KEY"])
 
         let atoms = Array(repeating: "device.os == 'ios'", count: 51).joined(separator: " && ")
-        let atomReply = try await rejected(["conditions": [["name": "many", "expression": atoms]]])
+        let atomReply = try await rejected(["conditions": [["name": "many", "expression": .string(atoms)]]])
         #expect(atomReply.errorReasons == ["LIMIT_EXCEEDED"])
 
         let longName = String(repeating: "c", count: 101)
-        let nameReply = try await rejected(["conditions": [["name": longName, "expression": "true"]]])
+        let nameReply = try await rejected(["conditions": [["name": .string(longName), "expression": "true"]]])
         #expect(nameReply.errorFields == ["conditions[0].name"])
     }
 

@@ -87,13 +87,3 @@ extension TestApp.Session {
     /// The admin API with typed bodies, as the bootstrap admin.
     public var admin: AdminCalls { AdminCalls(session: self, token: TestApp.adminToken) }
 }
-
-extension TestApp.Reply {
-    /// The body as `type`, one of the API's bodies.
-    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try APIDecoder.decode(type, from: [UInt8](body))
-    }
-
-    /// The error body of an error answer.
-    public var errorBody: ErrorBody? { try? decode(ErrorBody.self) }
-}

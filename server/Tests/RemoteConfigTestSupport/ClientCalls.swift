@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigCore
 import RemoteConfigServer
 
 /// What the client routes' tests share: `shop-app`'s fetch and stream paths, a fetch through the test
@@ -12,7 +13,7 @@ public enum ClientCalls {
 
     /// Sends a fetch with a client key (none: no `X-API-Key`).
     public static func fetch(
-        _ app: TestApp.Session, key: String?, _ body: [String: Any], ifNoneMatch: String? = nil,
+        _ app: TestApp.Session, key: String?, _ body: JSONValue, ifNoneMatch: String? = nil,
         path: String = fetchPath
     ) async throws -> TestApp.Reply {
         var headers = HTTPFields()
@@ -21,9 +22,24 @@ public enum ClientCalls {
         return try await app.call(.post, path, token: nil, json: body, headers: headers)
     }
 
-    /// The body of an iOS app at `version`.
+    /// Sends a fetch whose body is a Foundation object; kept while tests still build bodies as `[String: Any]`.
+    @_disfavoredOverload
+    public static func fetch(
+        _ app: TestApp.Session, key: String?, _ body: [String: Any], ifNoneMatch: String? = nil,
+        path: String = fetchPath
+    ) async throws -> TestApp.Reply {
+        let value = try JSONValue(parsing: [UInt8](try FoundationJSON.data(body)))
+        return try await fetch(app, key: key, value, ifNoneMatch: ifNoneMatch, path: path)
+    }
+
+    /// The fetch body of an iOS app at `version`.
+    public static func iosBody(_ version: String) -> JSONValue {
+        ["appInstanceId": "install-1", "platform": "IOS", "appVersion": .string(version)]
+    }
+
+    /// `iosBody` as a Foundation object; kept while tests still build bodies as `[String: Any]`.
     public static func ios(_ version: String) -> [String: Any] {
-        ["appInstanceId": "install-1", "platform": "IOS", "appVersion": version]
+        FoundationJSON.object(iosBody(version))
     }
 
     /// A raw HTTP/1.1 fetch request for `shop-app`.
@@ -41,7 +57,7 @@ public enum ClientCalls {
     ) async throws {
         try await TestApp.live(configure: configure) { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let key = try await app.createKey(role: "client", project: "shop-app")
             try await body(app, key.secret)
         }
@@ -50,7 +66,7 @@ public enum ClientCalls {
     /// Publishes `shop-app` with one parameter, `current_version` = `value`.
     public static func publish(_ app: TestApp.Session, _ value: String) async throws {
         let reply = try await app.publish(
-            "shop-app", ["parameters": ["current_version": ["defaultValue": ["value": value]]]])
+            "shop-app", ["parameters": ["current_version": ["defaultValue": ["value": .string(value)]]]])
         try SetupFailure.unless(reply.status == 200, "could not publish shop-app: \(reply.text)")
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 
 #if canImport(FoundationNetworking)
@@ -117,12 +119,12 @@ public final class ServerProcess: Sendable {
 /// A minimal HTTP client for end-to-end tests.
 public enum HTTP {
     /// One response: status, headers (lowercased names) and body.
-    public struct Reply: Sendable {
+    public struct Reply: Sendable, JSONReply {
         public let status: Int
         public let headers: [String: String]
         public let body: Data
 
-        /// The body as a JSON object (empty when it is not one).
+        /// The body as a JSON object (empty when it is not one); kept while tests still read `[String: Any]`.
         public var json: [String: Any] {
             (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
         }
@@ -151,8 +153,19 @@ public enum HTTP {
         return Reply(status: http.statusCode, headers: fields, body: data)
     }
 
-    /// JSON bytes of an object.
+    /// The bytes of `value`, member order kept.
+    public static func json(_ value: JSONValue) -> Data {
+        Data(value.jsonBytes())
+    }
+
+    /// The bytes of `body`, one of the API's bodies, encoded as the server writes JSON (`APIEncoder`).
+    public static func encoded(_ body: some Encodable) throws -> Data {
+        Data(try APIEncoder.bytes(body))
+    }
+
+    /// JSON bytes of a Foundation object; kept while tests still build bodies as `[String: Any]`.
+    @_disfavoredOverload
     public static func json(_ object: [String: Any]) -> Data {
-        try! JSONSerialization.data(withJSONObject: object)
+        try! FoundationJSON.data(object)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigCore
 
 /// Templates the template tests publish.
 public enum TemplateFixtures {
@@ -10,9 +11,14 @@ public enum TemplateFixtures {
         return try! Data(contentsOf: url)
     }
 
+    /// `firebaseExport`, parsed (member order as in the file).
+    public static var firebaseExportValue: JSONValue {
+        get throws { try JSONValue(parsing: [UInt8](firebaseExport)) }
+    }
+
     /// A small force-update template; without `storeURL` the app's own store link applies (useInAppDefault).
-    public static func forceUpdate(currentVersion: String = "2.3.0", storeURL: String? = nil) -> [String: Any] {
-        let store: [String: Any] = storeURL.map { ["value": $0] } ?? ["useInAppDefault": true]
+    public static func forceUpdateValue(currentVersion: String = "2.3.0", storeURL: String? = nil) -> JSONValue {
+        let store: JSONValue = storeURL.map { ["value": .string($0)] } ?? ["useInAppDefault": true]
         return [
             "conditions": [
                 ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"],
@@ -24,13 +30,23 @@ public enum TemplateFixtures {
                     "conditionalValues": ["ios_too_old": ["value": "true"], "broken_release": ["value": "true"]],
                     "valueType": "BOOLEAN",
                 ],
-                "current_version": ["defaultValue": ["value": currentVersion], "valueType": "STRING"],
+                "current_version": ["defaultValue": ["value": .string(currentVersion)], "valueType": "STRING"],
                 "app_store_url": ["defaultValue": store, "valueType": "STRING"],
             ],
         ]
     }
 
-    /// The README's force-update template: `forceUpdate` with a store link.
+    /// The README's force-update template: `forceUpdateValue` with a store link.
+    public static var readmeForceUpdateValue: JSONValue {
+        forceUpdateValue(storeURL: "https://apps.apple.com/app/id123")
+    }
+
+    /// `forceUpdateValue` as a Foundation object; kept while tests still build templates as `[String: Any]`.
+    public static func forceUpdate(currentVersion: String = "2.3.0", storeURL: String? = nil) -> [String: Any] {
+        FoundationJSON.object(forceUpdateValue(currentVersion: currentVersion, storeURL: storeURL))
+    }
+
+    /// `readmeForceUpdateValue` as a Foundation object; kept while tests still build templates as `[String: Any]`.
     public static var readmeForceUpdate: [String: Any] {
         forceUpdate(storeURL: "https://apps.apple.com/app/id123")
     }

@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigStore
 
@@ -85,17 +87,17 @@ public struct TestApp {
         /// The port of a live application.
         public var port: Int { client.port ?? 0 }
 
-        /// Sends a request; `token` goes in `Authorization: Bearer`.
+        /// Sends a request; `token` goes in `Authorization: Bearer`; `json` is sent as written (member order kept).
         @discardableResult
         public func call(
             _ method: HTTPRequest.Method, _ uri: String, token: String? = TestApp.adminToken,
-            json: Any? = nil, raw: ByteBuffer? = nil, headers: HTTPFields = [:]
+            json: JSONValue? = nil, raw: ByteBuffer? = nil, headers: HTTPFields = [:]
         ) async throws -> Reply {
             var fields = headers
             if let token { fields[.authorization] = "Bearer \(token)" }
             var body = raw
             if let json {
-                body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed]))
+                body = ByteBuffer(bytes: json.jsonBytes())
                 fields[.contentType] = "application/json"
             }
             let response = try await client.execute(uri: uri, method: method, headers: fields, body: body)
@@ -103,7 +105,40 @@ public struct TestApp {
                 status: Int(response.status.code), headers: response.headers, body: Data(buffer: response.body))
         }
 
-        /// Publishes `template` (a JSON object) with `If-Match: *`; returns the reply.
+        /// Sends `body`, one of the API's bodies, encoded as the server writes JSON (`APIEncoder`).
+        @discardableResult
+        public func call(
+            _ method: HTTPRequest.Method, _ uri: String, token: String? = TestApp.adminToken, body: some Encodable,
+            headers: HTTPFields = [:]
+        ) async throws -> Reply {
+            var fields = headers
+            fields[.contentType] = "application/json"
+            return try await call(
+                method, uri, token: token, raw: ByteBuffer(bytes: try APIEncoder.bytes(body)), headers: fields)
+        }
+
+        /// Sends a Foundation object as JSON; kept while tests still build bodies as `[String: Any]`.
+        @_disfavoredOverload
+        @discardableResult
+        public func call(
+            _ method: HTTPRequest.Method, _ uri: String, token: String? = TestApp.adminToken,
+            json: Any?, raw: ByteBuffer? = nil, headers: HTTPFields = [:]
+        ) async throws -> Reply {
+            guard let json else { return try await call(method, uri, token: token, raw: raw, headers: headers) }
+            var fields = headers
+            fields[.contentType] = "application/json"
+            return try await call(
+                method, uri, token: token, raw: ByteBuffer(bytes: try FoundationJSON.data(json)), headers: fields)
+        }
+
+        /// Publishes `template` with `If-Match: *`; returns the reply.
+        @discardableResult
+        public func publish(_ project: String, _ template: JSONValue, ifMatch: String = "*") async throws -> Reply {
+            try await call(.put, "/v1/projects/\(project)/remoteConfig", json: template, headers: [.ifMatch: ifMatch])
+        }
+
+        /// Publishes a Foundation object; kept while tests still build templates as `[String: Any]`.
+        @_disfavoredOverload
         @discardableResult
         public func publish(_ project: String, _ template: Any, ifMatch: String = "*") async throws -> Reply {
             try await call(.put, "/v1/projects/\(project)/remoteConfig", json: template, headers: [.ifMatch: ifMatch])
@@ -131,27 +166,14 @@ public struct TestApp {
         }
     }
 
-    /// A response, decoded for assertions.
-    public struct Reply: Sendable {
+    /// A response, read for assertions through `JSONReply` (`value`, `decode(_:)`, `errorStatus`, …).
+    public struct Reply: Sendable, JSONReply {
         public let status: Int
         public let headers: HTTPFields
         public let body: Data
 
-        public var text: String { String(decoding: body, as: UTF8.self) }
+        /// The body as a JSON object (empty when it is not one); kept while tests still read `[String: Any]`.
         public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        /// `error.status` of an error body.
-        public var errorStatus: String? { (json["error"] as? [String: Any])?["status"] as? String }
-        /// `error.details[*].field` of an error body.
-        public var errorFields: [String] {
-            ((json["error"] as? [String: Any])?["details"] as? [[String: Any]] ?? []).compactMap {
-                $0["field"] as? String
-            }
-        }
-        public var errorReasons: [String] {
-            ((json["error"] as? [String: Any])?["details"] as? [[String: Any]] ?? []).compactMap {
-                $0["reason"] as? String
-            }
-        }
     }
 }
 

@@ -8,12 +8,12 @@ import NIOCore
 /// and answers with the statuses it is told, in order, then 204.
 public final class WebhookReceiver: Sendable {
     /// One request as the receiver got it.
-    public struct Received: Sendable {
+    public struct Received: Sendable, JSONReply {
         public let path: String
         public let headers: [String: String]
         public let body: Data
 
-        /// The body as a JSON object.
+        /// The body as a JSON object; kept while tests still read `[String: Any]`.
         public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 

@@ -1,0 +1,30 @@
+import Foundation
+import RemoteConfigCore
+
+/// JSON bytes of a Foundation object (`[String: Any]`, `[Any]`, strings, numbers) for the calls that still take
+/// one; a `JSONValue` nested in it is written as the JSON it holds. Goes once every test builds bodies as
+/// `JSONValue` or typed values.
+enum FoundationJSON {
+    /// The bytes of `object`.
+    static func data(_ object: Any) throws -> Data {
+        try JSONSerialization.data(withJSONObject: foundation(object), options: [.fragmentsAllowed])
+    }
+
+    /// `value` as a Foundation object (`[:]` unless it is a JSON object).
+    static func object(_ value: JSONValue) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(value.jsonBytes()))) as? [String: Any] ?? [:]
+    }
+
+    private static func foundation(_ object: Any) throws -> Any {
+        switch object {
+        case let value as JSONValue:
+            return try JSONSerialization.jsonObject(with: Data(value.jsonBytes()), options: [.fragmentsAllowed])
+        case let dictionary as [String: Any]:
+            return try dictionary.mapValues(foundation)
+        case let array as [Any]:
+            return try array.map(foundation)
+        default:
+            return object
+        }
+    }
+}
