@@ -48,3 +48,9 @@ public struct CommandLineRun: Sendable, CustomStringConvertible {
             stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
     }
 }
+
+/// `--json` output read as a reply: `value` is stdout parsed, `decode(_:)` reads it as one of the API's bodies.
+extension CommandLineRun: JSONReply {
+    /// The standard output.
+    public var body: Data { Data(stdout.utf8) }
+}

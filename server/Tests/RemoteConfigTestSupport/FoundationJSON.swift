@@ -4,14 +4,14 @@ import RemoteConfigCore
 /// JSON bytes of a Foundation object (`[String: Any]`, `[Any]`, strings, numbers) for the calls that still take
 /// one; a `JSONValue` nested in it is written as the JSON it holds. Goes once every test builds bodies as
 /// `JSONValue` or typed values.
-enum FoundationJSON {
+public enum FoundationJSON {
     /// The bytes of `object`.
     static func data(_ object: Any) throws -> Data {
         try JSONSerialization.data(withJSONObject: foundation(object), options: [.fragmentsAllowed])
     }
 
     /// `value` as a Foundation object (`[:]` unless it is a JSON object).
-    static func object(_ value: JSONValue) -> [String: Any] {
+    public static func object(_ value: JSONValue) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(value.jsonBytes()))) as? [String: Any] ?? [:]
     }
 

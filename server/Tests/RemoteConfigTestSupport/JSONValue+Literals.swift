@@ -52,3 +52,10 @@ extension JSONValue: ExpressibleByNilLiteral {
         self = .null
     }
 }
+
+extension JSONValue: ExpressibleByStringInterpolation {
+    /// A string with interpolations: `"user-\(index)"`.
+    public init(stringInterpolation: DefaultStringInterpolation) {
+        self = .string(String(stringInterpolation: stringInterpolation))
+    }
+}

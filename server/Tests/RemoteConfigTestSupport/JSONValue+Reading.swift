@@ -19,6 +19,11 @@ extension JSONValue {
     /// The member names in document order, if this is an object.
     public var keys: [String]? { objectValue?.keys }
 
+    /// The members as a dictionary, if this is an object: for comparisons where member order does not matter.
+    public var dictionaryValue: [String: JSONValue]? {
+        objectValue.map { Dictionary($0.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }) }
+    }
+
     /// The number of elements or members, if this is an array or an object.
     public var count: Int? { arrayValue?.count ?? objectValue?.count }
 
