@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import PostgresNIO
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -12,24 +13,24 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             for index in 1...5 {
-                try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "1.0.\(index)"))
+                try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "1.0.\(index)"))
             }
             let base = "/v1/projects/shop-app/remoteConfig:listVersions"
             let first = try await app.call(.get, base + "?pageSize=2")
             // An error answer, or one without `versions`, fails here rather than passing as an empty page.
             let numbers = { (reply: TestApp.Reply) throws -> [String] in
                 #expect(reply.status == 200, "\(reply.text)")
-                let versions = try #require(reply.json["versions"] as? [[String: Any]], "\(reply.text)")
-                return versions.compactMap { $0["versionNumber"] as? String }
+                let versions = try #require(reply.value["versions"]?.arrayValue, "\(reply.text)")
+                return versions.compactMap { $0["versionNumber"]?.stringValue }
             }
             #expect(try numbers(first) == ["5", "4"])
-            let token = try #require(first.json["nextPageToken"] as? String)
+            let token = try #require(first.value["nextPageToken"]?.stringValue)
             let second = try await app.call(.get, base + "?pageSize=2&pageToken=\(token)")
             #expect(try numbers(second) == ["3", "2"])
-            let third = try await app.call(
-                .get, base + "?pageSize=2&pageToken=\(second.json["nextPageToken"] as! String)")
+            let secondToken = try #require(second.value["nextPageToken"]?.stringValue)
+            let third = try await app.call(.get, base + "?pageSize=2&pageToken=\(secondToken)")
             #expect(try numbers(third) == ["1"])
-            #expect(third.json["nextPageToken"] == nil)
+            #expect(third.value["nextPageToken"] == nil)
             #expect(try numbers(try await app.call(.get, base + "?endVersionNumber=3")) == ["3", "2", "1"])
             #expect(
                 try numbers(
@@ -52,22 +53,21 @@ import Testing
     @Test func rollbackPublishesACopyAsANewVersion() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "1.0.0"))
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.0.0"))
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "1.0.0"))
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "2.0.0"))
             let rollback = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": "1"])
             #expect(rollback.status == 200)
-            let version = rollback.json["version"] as? [String: Any]
-            #expect(version?["versionNumber"] as? String == "3")
-            #expect(version?["updateType"] as? String == "ROLLBACK")
-            #expect(version?["rollbackSource"] as? String == "1")
+            let version = rollback.value["version"]
+            #expect(version?["versionNumber"] == "3")
+            #expect(version?["updateType"] == "ROLLBACK")
+            #expect(version?["rollbackSource"] == "1")
             let current = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
-            let parameters = current.json["parameters"] as? [String: [String: Any]]
-            #expect((parameters?["current_version"]?["defaultValue"] as? [String: String])?["value"] == "1.0.0")
+            #expect(current.value["parameters"]?["current_version"]?["defaultValue"]?["value"] == "1.0.0")
             let numeric = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": 2])
             #expect(numeric.status == 200)
-            // 1 is also what a JSON true bridges to on Linux: it must still count as a number.
+            // 1 is also what a JSON true bridged to on Linux (Foundation): it must still count as a number.
             let one = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": 1])
             #expect(one.status == 200, "\(one.text)")
@@ -97,15 +97,15 @@ import Testing
     @Test func rollbackRecordsTheOriginItClaims() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "1.0.0"))
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "1.0.0"))
             let path = "/v1/projects/shop-app/remoteConfig:rollback"
             let origins = [("CLI", "CLI"), ("CONSOLE", "CONSOLE"), ("SOMETHING_ELSE", "REST_API"), (nil, "REST_API")]
             for (claimed, recorded) in origins {
-                var body: [String: Any] = ["versionNumber": "1"]
-                if let claimed { body["updateOrigin"] = claimed }
-                let reply = try await app.call(.post, path, json: body)
+                var body: JSONObject = ["versionNumber": "1"]
+                body["updateOrigin"] = claimed.map(JSONValue.string)
+                let reply = try await app.call(.post, path, json: .object(body))
                 #expect(reply.status == 200, "\(reply.text)")
-                #expect((reply.json["version"] as? [String: Any])?["updateOrigin"] as? String == recorded)
+                #expect(reply.value["version"]?["updateOrigin"] == .string(recorded))
             }
             let number = try await app.call(.post, path, json: ["versionNumber": "1", "updateOrigin": 7])
             #expect(number.status == 400)
@@ -119,14 +119,15 @@ import Testing
             for (claimed, recorded) in [("CONSOLE", "CONSOLE"), ("SOMETHING_ELSE", "REST_API"), (nil, "REST_API")] {
                 let draft = try await app.call(
                     .put, "/v1/projects/shop-app/remoteConfig/draft",
-                    json: TemplateFixtures.forceUpdate(currentVersion: "1.0.0"), headers: [.ifMatch: "*"])
+                    json: TemplateFixtures.forceUpdateValue(currentVersion: "1.0.0"), headers: [.ifMatch: "*"])
                 #expect(draft.status == 200, "\(draft.text)")
-                var body: [String: Any] = ["description": "from the console"]
-                if let claimed { body["updateOrigin"] = claimed }
+                var body: JSONObject = ["description": "from the console"]
+                body["updateOrigin"] = claimed.map(JSONValue.string)
                 let reply = try await app.call(
-                    .post, "/v1/projects/shop-app/remoteConfig/draft:publish", json: body, headers: [.ifMatch: "*"])
+                    .post, "/v1/projects/shop-app/remoteConfig/draft:publish", json: .object(body),
+                    headers: [.ifMatch: "*"])
                 #expect(reply.status == 200, "\(reply.text)")
-                #expect((reply.json["version"] as? [String: Any])?["updateOrigin"] as? String == recorded)
+                #expect(reply.value["version"]?["updateOrigin"] == .string(recorded))
             }
         }
     }
@@ -134,28 +135,27 @@ import Testing
     @Test func diffShowsWhatChanged() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "1.0.0"))
-            var next = TemplateFixtures.forceUpdate(currentVersion: "2.0.0")
-            var parameters = next["parameters"] as! [String: Any]
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "1.0.0"))
+            var next = try #require(TemplateFixtures.forceUpdateValue(currentVersion: "2.0.0").objectValue)
+            var parameters = try #require(next["parameters"]?.objectValue)
             parameters["app_store_url"] = nil
             parameters["welcome"] = ["defaultValue": ["value": "hi"], "valueType": "STRING"]
-            next["parameters"] = parameters
-            next["conditions"] = Array((next["conditions"] as! [[String: Any]]).reversed())
-            try await app.publish("shop-app", next)
+            next["parameters"] = .object(parameters)
+            next["conditions"] = .array(try #require(next["conditions"]?.arrayValue).reversed())
+            try await app.publish("shop-app", .object(next))
             let diff = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:diff?from=1&to=2")
             #expect(diff.status == 200)
-            let params = try #require(diff.json["parameters"] as? [String: [[String: Any]]])
-            #expect(params["added"]?.map { $0["name"] as? String } == ["welcome"])
-            #expect(params["removed"]?.map { $0["name"] as? String } == ["app_store_url"])
-            let changed = try #require(params["changed"]?.first)
-            #expect(changed["name"] as? String == "current_version")
-            #expect(changed["changedFields"] as? [String] == ["defaultValue"])
-            #expect(((changed["before"] as? [String: Any])?["defaultValue"] as? [String: String])?["value"] == "1.0.0")
-            #expect(((changed["after"] as? [String: Any])?["defaultValue"] as? [String: String])?["value"] == "2.0.0")
-            let conditions = try #require(diff.json["conditions"] as? [String: Any])
-            #expect(conditions["orderChanged"] as? Bool == true)
+            let params = try #require(diff.value["parameters"])
+            #expect(params["added"]?.arrayValue?.map { $0["name"] } == ["welcome"])
+            #expect(params["removed"]?.arrayValue?.map { $0["name"] } == ["app_store_url"])
+            let changed = try #require(params["changed"]?[0])
+            #expect(changed["name"] == "current_version")
+            #expect(changed["changedFields"] == ["defaultValue"])
+            #expect(changed["before"]?["defaultValue"]?["value"] == "1.0.0")
+            #expect(changed["after"]?["defaultValue"]?["value"] == "2.0.0")
+            #expect(diff.value["conditions"]?["orderChanged"] == true)
             let toDraft = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:diff?from=2&to=draft")
-            #expect(((toDraft.json["parameters"] as? [String: [Any]])?["changed"])?.isEmpty == true)
+            #expect(toDraft.value["parameters"]?["changed"] == [])
             #expect(try await app.call(.get, "/v1/projects/shop-app/remoteConfig:diff?from=1&to=9").status == 404)
             #expect(try await app.call(.get, "/v1/projects/shop-app/remoteConfig:diff?from=1").status == 400)
         }
@@ -164,10 +164,10 @@ import Testing
     @Test func defaultsDownloadInEveryFormat() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let base = "/v1/projects/shop-app/remoteConfig:downloadDefaults"
             let json = try await app.call(.get, base + "?format=JSON")
-            #expect(json.json as? [String: String] == ["require_force_update": "false", "current_version": "2.3.0"])
+            #expect(json.value == ["require_force_update": "false", "current_version": "2.3.0"])
             let plist = try await app.call(.get, base + "?format=PLIST")
             #expect(plist.text.contains("<key>current_version</key>") && plist.text.contains("<string>2.3.0</string>"))
             #expect(!plist.text.contains("app_store_url"))
@@ -182,21 +182,22 @@ import Testing
     @Test func theAuditLogRecordsChangesNewestFirst() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             try await app.call(
-                .put, "/v1/projects/shop-app/remoteConfig/draft", json: TemplateFixtures.forceUpdate(),
+                .put, "/v1/projects/shop-app/remoteConfig/draft", json: TemplateFixtures.forceUpdateValue(),
                 headers: [.ifMatch: "*"])
             try await app.call(.delete, "/v1/projects/shop-app/remoteConfig/draft")
             try await app.call(.post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": "1"])
             let log = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=3")
-            let events = try #require(log.json["events"] as? [[String: Any]])
-            #expect(events.map { $0["action"] as? String } == ["template.rollback", "draft.discard", "draft.save"])
-            #expect(events.first?["actor"] as? String == "bootstrap admin")
-            let next = try await app.call(
-                .get, "/v1/projects/shop-app/auditLog?pageToken=\(log.json["nextPageToken"] as! String)")
-            let rest = (next.json["events"] as? [[String: Any]])?.map { $0["action"] as? String }
+            let events = try #require(log.value["events"]?.arrayValue)
+            #expect(events.map { $0["action"] } == ["template.rollback", "draft.discard", "draft.save"])
+            #expect(events.first?["actor"] == "bootstrap admin")
+            let token = try #require(log.value["nextPageToken"]?.stringValue)
+            let next = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageToken=\(token)")
+            let rest = next.value["events"]?.arrayValue?.map { $0["action"] }
             #expect(rest == ["template.publish", "project.create"])
-            let publish = (next.json["events"] as? [[String: Any]])?.first?["detail"] as? [String: String]
+            let publish = next.value["events"]?[0]?["detail"]
+            #expect(publish?.objectValue?.allSatisfy { $0.value.stringValue != nil } == true, "details are strings")
             #expect(publish?["updateType"] == "FORCED_UPDATE")
         }
     }
@@ -221,8 +222,8 @@ import Testing
             let page = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions?pageSize=100")
             let elapsed = ContinuousClock.now - start
             #expect(page.status == 200, "\(page.text)")
-            let versions = try #require(page.json["versions"] as? [[String: Any]], "\(page.text)")
-            let numbers = versions.compactMap { $0["versionNumber"] as? String }
+            let versions = try #require(page.value["versions"]?.arrayValue, "\(page.text)")
+            let numbers = versions.compactMap { $0["versionNumber"]?.stringValue }
             #expect(numbers.first == "10000" && numbers.count == 100)
             // Reported, not asserted: timing belongs to benchmarks, the plan is what must hold.
             print("listVersions newest page of 10,000 versions: \(elapsed)")

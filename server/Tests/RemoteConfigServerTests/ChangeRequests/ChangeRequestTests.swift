@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -11,8 +12,9 @@ import Testing
     @Test func aChangeRequestIsValidatedAtCreationAsAPublishIs() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            var bad = TemplateFixtures.forceUpdate()
-            bad["parameters"] = ["flag": ["defaultValue": ["value": "maybe"], "valueType": "BOOLEAN"]]
+            var object = try #require(TemplateFixtures.forceUpdateValue().objectValue)
+            object["parameters"] = ["flag": ["defaultValue": ["value": "maybe"], "valueType": "BOOLEAN"]]
+            let bad = JSONValue.object(object)
             let refused = try await Workflow.create(app, ["description": "bad", "template": bad])
             #expect(refused.status == 400)
             #expect(refused.errorFields == ["template.parameters.flag.defaultValue.value"])
@@ -33,11 +35,11 @@ import Testing
                 (["template": [:], "rollbackSource": "1"], "rollbackSource", "CONFLICTING_FIELDS"),
                 (["template": [:], "publishTime": "tomorrow"], "publishTime", "INVALID_TIME"),
                 (["template": [:], "owner": "me"], "owner", "UNKNOWN_FIELD"),
-            ] as [([String: Any], String, String)] {
+            ] as [(JSONValue, String, String)] {
                 let reply = try await Workflow.create(app, body)
-                #expect(reply.status == 400, "\(body)")
-                #expect(reply.errorFields == [field], "\(body)")
-                #expect(reply.errorReasons == [reason], "\(body)")
+                #expect(reply.status == 400, "\(body.jsonString)")
+                #expect(reply.errorFields == [field], "\(body.jsonString)")
+                #expect(reply.errorReasons == [reason], "\(body.jsonString)")
             }
             let list = try await app.call(.get, Workflow.base)
             #expect(try list.changeRequests.changeRequests.isEmpty, "nothing was stored")
@@ -47,7 +49,7 @@ import Testing
     @Test func approvalsFromOtherKeysThenAPublishThatRecordsTheChangeRequest() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             try await Workflow.requireApproval(app, true, approvals: 2)
             let author = try await app.createKey(role: "editor", project: "shop-app")
             // Another person: a key with the author's display name would count as the author.
@@ -56,12 +58,12 @@ import Testing
 
             let created = try await Workflow.create(
                 app, token: author.secret,
-                ["description": "ship 3.0", "template": TemplateFixtures.forceUpdate(currentVersion: "3.0.0")])
+                ["description": "ship 3.0", "template": TemplateFixtures.forceUpdateValue(currentVersion: "3.0.0")])
             #expect(created.status == 201, "\(created.text)")
             #expect(try created.changeRequest.state == "OPEN")
             #expect(try created.changeRequest.baseVersionNumber == "1")
-            #expect(created.json["publishTime"] is NSNull)
-            #expect(created.json["publishedVersionNumber"] is NSNull)
+            #expect(created.value["publishTime"] == .null)
+            #expect(created.value["publishedVersionNumber"] == .null)
             #expect(
                 try created.changeRequest.author == ActingKey(key: "apiKeys/\(author.id)", displayName: "editor key"))
             let id = Workflow.id(created)
@@ -96,11 +98,11 @@ import Testing
             #expect(try published.changeRequest.state == "PUBLISHED")
             #expect(try published.changeRequest.publishedVersionNumber == "2")
             let template = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
-            let version = template.json["version"] as? [String: Any]
-            #expect(version?["versionNumber"] as? String == "2")
-            #expect(version?["updateOrigin"] as? String == "CHANGE_REQUEST")
-            #expect(version?["updateType"] as? String == "INCREMENTAL_UPDATE")
-            #expect(version?["description"] as? String == "ship 3.0")
+            let version = template.value["version"]
+            #expect(version?["versionNumber"] == "2")
+            #expect(version?["updateOrigin"] == "CHANGE_REQUEST")
+            #expect(version?["updateType"] == "INCREMENTAL_UPDATE")
+            #expect(version?["description"] == "ship 3.0")
             #expect(template.text.contains("3.0.0"))
 
             for action in ["approve", "reject", "cancel", "publish"] {
@@ -112,25 +114,25 @@ import Testing
             #expect(try await Workflow.versions(app).count == 2)
 
             let events = try await Workflow.events(app)
-            let actions = events.prefix(5).map { $0["action"] as? String ?? "" }
+            let actions = events.prefix(5).map { $0["action"]?.stringValue ?? "" }
             #expect(
                 actions == [
                     "changeRequest.publish", "template.publish", "changeRequest.approve", "changeRequest.approve",
                     "changeRequest.create",
                 ])
-            #expect(events.prefix(5).allSatisfy { ($0["actorKey"] as? String)?.hasPrefix("apiKeys/") == true })
-            let publishDetail = events[1]["detail"] as? [String: Any]
-            #expect(publishDetail?["changeRequest"] as? String == "changeRequests/\(id)")
+            #expect(events.prefix(5).allSatisfy { $0["actorKey"]?.stringValue?.hasPrefix("apiKeys/") == true })
+            #expect(events[1]["detail"]?["changeRequest"] == .string("changeRequests/\(id)"))
         }
     }
 
     @Test func aChangeRequestIsASnapshotOfTheDraftItWasOpenedFrom() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let draftPath = "/v1/projects/shop-app/remoteConfig/draft"
             let saved = try await app.call(
-                .put, draftPath, json: TemplateFixtures.forceUpdate(currentVersion: "2.5.0"), headers: [.ifMatch: "*"])
+                .put, draftPath, json: TemplateFixtures.forceUpdateValue(currentVersion: "2.5.0"),
+                headers: [.ifMatch: "*"])
             let etag = try #require(saved.headers[.eTag])
             let missing = try await Workflow.create(app, ["description": "from the draft"])
             #expect(missing.status == 428)
@@ -139,18 +141,19 @@ import Testing
             #expect(try created.changeRequest.baseVersionNumber == "1")
             let id = Workflow.id(created)
             let edited = try await app.call(
-                .put, draftPath, json: TemplateFixtures.forceUpdate(currentVersion: "9.9.9"), headers: [.ifMatch: etag])
+                .put, draftPath, json: TemplateFixtures.forceUpdateValue(currentVersion: "9.9.9"),
+                headers: [.ifMatch: etag])
             #expect(edited.status == 200)
             let stale = try await Workflow.create(app, ["description": "stale"], ifMatch: etag)
             #expect(stale.status == 412)
 
             let read = try await Workflow.get(app, id)
             #expect(read.text.contains("2.5.0") && !read.text.contains("9.9.9"))
-            let diff = try #require(read.json["diff"] as? [String: Any])
-            #expect(diff["from"] as? String == "1")
-            #expect(diff["to"] as? String == "changeRequests/\(id)")
-            let changed = (diff["parameters"] as? [String: Any])?["changed"] as? [[String: Any]]
-            #expect(changed?.map { $0["name"] as? String } == ["current_version"])
+            let diff = try #require(try read.changeRequest.diff)
+            #expect(diff["from"] == "1")
+            #expect(diff["to"] == .string("changeRequests/\(id)"))
+            let changed = diff["parameters"]?["changed"]?.arrayValue
+            #expect(changed?.map { $0["name"] } == ["current_version"])
 
             // No approval required: an open request may be published directly.
             let published = try await Workflow.act(app, id, "publish")
@@ -164,9 +167,9 @@ import Testing
     @Test func publishingOverALaterVersionNeedsForce() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let id = try await Workflow.propose(app)
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.4.0"))
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "2.4.0"))
             let refused = try await Workflow.act(app, id, "publish")
             #expect(refused.status == 409)
             #expect(refused.errorStatus == "ABORTED")
@@ -174,7 +177,7 @@ import Testing
             #expect(try await Workflow.get(app, id).changeRequest.state == "OPEN")
             let forced = try await Workflow.act(app, id, "publish", query: "?force=true")
             #expect(forced.status == 200)
-            #expect(try await Workflow.versions(app).first?["updateType"] as? String == "FORCED_UPDATE")
+            #expect(try await Workflow.versions(app).first?["updateType"] == "FORCED_UPDATE")
         }
     }
 
@@ -204,7 +207,7 @@ import Testing
             let byAdmin = try await Workflow.act(app, try await Workflow.propose(app, token: author.secret), "cancel")
             #expect(try byAdmin.changeRequest.state == "CANCELLED", "an admin may cancel anyone's")
             #expect(try await Workflow.versions(app).isEmpty)
-            let actions = try await Workflow.events(app).prefix(3).map { $0["action"] as? String ?? "" }
+            let actions = try await Workflow.events(app).prefix(3).map { $0["action"]?.stringValue ?? "" }
             #expect(actions == ["changeRequest.cancel", "changeRequest.create", "changeRequest.cancel"])
         }
     }
@@ -241,8 +244,8 @@ import Testing
     @Test func aRollbackCanBeProposed() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.4.0"))
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "2.4.0"))
             let unknown = try await Workflow.create(app, ["rollbackSource": "7"])
             #expect(unknown.status == 404)
             #expect(unknown.errorFields == ["rollbackSource"])
@@ -253,9 +256,9 @@ import Testing
             let published = try await Workflow.act(app, Workflow.id(created), "publish")
             #expect(try published.changeRequest.publishedVersionNumber == "3")
             let version = try #require(try await Workflow.versions(app).first)
-            #expect(version["updateType"] as? String == "ROLLBACK")
-            #expect(version["rollbackSource"] as? String == "1")
-            #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
+            #expect(version["updateType"] == "ROLLBACK")
+            #expect(version["rollbackSource"] == "1")
+            #expect(version["updateOrigin"] == "CHANGE_REQUEST")
         }
     }
 
@@ -285,8 +288,8 @@ import Testing
             #expect(done.version.versionNumber == 1)
             #expect(done.version.updateOrigin == "CHANGE_REQUEST")
             let event = try #require(try await Workflow.events(app).first)
-            #expect(event["action"] as? String == "changeRequest.publish")
-            #expect(event["actor"] as? String == "store sync")
+            #expect(event["action"] == "changeRequest.publish")
+            #expect(event["actor"] == "store sync")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
                 .patch, "/v1/projects/shop-app", token: editor.secret, json: ["requireApproval": true])
             #expect(refused.status == 403)
 
-            let bad: [([String: Any], String, String)] = [
+            let bad: [(JSONValue, String, String)] = [
                 (["approvalsRequired": 0], "approvalsRequired", "OUT_OF_RANGE"),
                 (["approvalsRequired": 11], "approvalsRequired", "OUT_OF_RANGE"),
                 (["approvalsRequired": 1.5], "approvalsRequired", "OUT_OF_RANGE"),
@@ -29,9 +30,9 @@ import Testing
             ]
             for (body, field, reason) in bad {
                 let reply = try await app.call(.patch, "/v1/projects/shop-app", json: body)
-                #expect(reply.status == 400, "\(body)")
-                #expect(reply.errorFields == [field], "\(body)")
-                #expect(reply.errorReasons == [reason], "\(body)")
+                #expect(reply.status == 400, "\(body.jsonString)")
+                #expect(reply.errorFields == [field], "\(body.jsonString)")
+                #expect(reply.errorReasons == [reason], "\(body.jsonString)")
             }
             #expect(try await app.admin.project("shop-app").requireApproval == false)
 
@@ -44,11 +45,10 @@ import Testing
             #expect(try await app.admin.listProjects().projects == [patched])
 
             let event = try #require(try await Workflow.events(app).first)
-            #expect(event["action"] as? String == "project.update")
-            #expect(event["actorKey"] as? String == "apiKeys/\(admin.id)")
-            let detail = event["detail"] as? [String: Any]
-            #expect(detail?["requireApproval"] as? String == "true")
-            #expect(detail?["approvalsRequired"] as? String == "2")
+            #expect(event["action"] == "project.update")
+            #expect(event["actorKey"] == .string("apiKeys/\(admin.id)"))
+            #expect(event["detail"]?["requireApproval"] == "true")
+            #expect(event["detail"]?["approvalsRequired"] == "2")
             #expect(
                 try await app.call(.patch, "/v1/projects/no-such-app", json: ["requireApproval": true]).status == 404)
         }
@@ -57,18 +57,19 @@ import Testing
     @Test func whileApprovalIsRequiredEveryOtherPublishIsRefusedForEveryRole() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             try await Workflow.requireApproval(app, true)
             let editor = try await app.createKey(role: "editor", project: "shop-app").secret
             let draftPath = "/v1/projects/shop-app/remoteConfig/draft"
             let saved = try await app.call(
-                .put, draftPath, json: TemplateFixtures.forceUpdate(currentVersion: "2.4.0"), headers: [.ifMatch: "*"])
+                .put, draftPath, json: TemplateFixtures.forceUpdateValue(currentVersion: "2.4.0"),
+                headers: [.ifMatch: "*"])
             #expect(saved.status == 200, "drafts are still saved")
             let draftETag = try #require(saved.headers[.eTag])
             for token in [TestApp.adminToken, editor] {
                 let put = try await app.call(
                     .put, "/v1/projects/shop-app/remoteConfig", token: token,
-                    json: TemplateFixtures.forceUpdate(currentVersion: "9.0.0"), headers: [.ifMatch: "*"])
+                    json: TemplateFixtures.forceUpdateValue(currentVersion: "9.0.0"), headers: [.ifMatch: "*"])
                 let rollback = try await app.call(
                     .post, "/v1/projects/shop-app/remoteConfig:rollback", token: token, json: ["versionNumber": "1"])
                 let draft = try await app.call(
@@ -81,14 +82,15 @@ import Testing
             }
             let dryRun = try await app.call(
                 .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true",
-                json: TemplateFixtures.forceUpdate(currentVersion: "9.0.0"), headers: [.ifMatch: "*"])
+                json: TemplateFixtures.forceUpdateValue(currentVersion: "9.0.0"), headers: [.ifMatch: "*"])
             #expect(dryRun.status == 200, "a dry run publishes nothing, so it is allowed")
             #expect(try await Workflow.versions(app).count == 1)
             #expect(try await app.call(.get, draftPath).headers[.eTag] == draftETag, "the draft is kept")
 
             try await Workflow.requireApproval(app, false)
             #expect(
-                try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "9.0.0")).status == 200)
+                try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "9.0.0")).status
+                    == 200)
         }
     }
 }

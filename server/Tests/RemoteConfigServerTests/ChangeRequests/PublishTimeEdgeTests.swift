@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     @Test func publishTimesRoundTripOverTheWholeRange() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             // Approval required: the requests stay as they are, whatever their time.
             try await Workflow.requireApproval(app, true)
             let cases = [
@@ -24,16 +25,22 @@ import Testing
             for (given, expected) in cases {
                 let created = try await Workflow.create(
                     app,
-                    ["description": "at \(given)", "template": TemplateFixtures.forceUpdate(), "publishTime": given])
+                    [
+                        "description": .string("at \(given)"), "template": TemplateFixtures.forceUpdateValue(),
+                        "publishTime": .string(given),
+                    ])
                 #expect(created.status == 201, "\(given): \(created.text)")
-                #expect(created.json["publishTime"] as? String == expected, "\(given): \(created.text)")
+                #expect(created.value["publishTime"] == .string(expected), "\(given): \(created.text)")
                 let read = try await Workflow.get(app, Workflow.id(created))
-                #expect(read.json["publishTime"] as? String == expected, "\(given): \(read.text)")
+                #expect(read.value["publishTime"] == .string(expected), "\(given): \(read.text)")
                 // What was answered may be sent again and means the same time.
                 let again = try await Workflow.create(
                     app,
-                    ["description": "again", "template": TemplateFixtures.forceUpdate(), "publishTime": expected])
-                #expect(again.json["publishTime"] as? String == expected, "\(expected): \(again.text)")
+                    [
+                        "description": "again", "template": TemplateFixtures.forceUpdateValue(),
+                        "publishTime": .string(expected),
+                    ])
+                #expect(again.value["publishTime"] == .string(expected), "\(expected): \(again.text)")
             }
             // The audit log says the same times.
             let audit = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=100")
@@ -46,19 +53,23 @@ import Testing
     @Test func timesOutsideTheYears0001To9999AreRefusedNamingTheField() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             for given in [
                 "9999-12-31T23:59:59-01:00", "0000-12-31T23:59:59Z", "0001-01-01T00:30:00+01:00",
                 "0000-01-01T00:00:00Z",
             ] {
                 let reply = try await Workflow.create(
-                    app, ["description": "x", "template": TemplateFixtures.forceUpdate(), "publishTime": given])
+                    app,
+                    [
+                        "description": "x", "template": TemplateFixtures.forceUpdateValue(),
+                        "publishTime": .string(given),
+                    ])
                 #expect(reply.status == 400, "\(given): \(reply.text)")
                 #expect(reply.errorFields == ["publishTime"], "\(given): \(reply.text)")
                 #expect(reply.errorReasons == ["INVALID_TIME"])
             }
             let list = try await app.call(.get, Workflow.base)
-            #expect((list.json["changeRequests"] as? [Any])?.isEmpty == true, "nothing was stored")
+            #expect(try list.changeRequests.changeRequests.isEmpty, "nothing was stored")
         }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import PostgresNIO
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -41,22 +43,19 @@ import Testing
                     let author = try await one.createKey(role: "editor", project: project)
                     let created = try await one.call(
                         .post, "/v1/projects/\(project)/remoteConfig/changeRequests", token: author.secret,
-                        json: [
-                            "description": "release day",
-                            "template": TemplateFixtures.forceUpdate(currentVersion: "4.0.0"),
-                            "publishTime": Workflow.timestamp(publishTime),
-                        ])
-                    #expect(created.json["state"] as? String == "OPEN", "not approved yet: \(created.text)")
+                        body: CreateChangeRequestRequest(
+                            description: "release day",
+                            template: TemplateFixtures.forceUpdateValue(currentVersion: "4.0.0"),
+                            publishTime: Workflow.timestamp(publishTime)))
+                    #expect(try created.changeRequest.state == "OPEN", "not approved yet: \(created.text)")
                     let approved = try await two.call(
                         .post, "/v1/projects/\(project)/remoteConfig/changeRequests/\(Workflow.id(created)):approve",
-                        json: [:])
+                        body: ReviewRequest())
                     // On a loaded machine the set-up may outlast the time: then it is due when approved.
                     let expected = Date() < publishTime ? "SCHEDULED" : "PUBLISHED"
-                    let state = approved.json["state"] as? String
-                    #expect(state == "SCHEDULED" || state == expected, "\(approved.text)")
-                    let approval = (approved.json["approvals"] as? [[String: Any]])?.first?["time"] as? String
-                    dueTimes[project] = max(
-                        publishTime, try #require(approval.flatMap { try? Date($0, strategy: .iso8601) }))
+                    let answer = try approved.changeRequest
+                    #expect(answer.state == "SCHEDULED" || answer.state == expected, "\(approved.text)")
+                    dueTimes[project] = max(publishTime, try #require(answer.approvals.first?.time))
                     clients[project] = try await one.createKey(role: "client", project: project).secret
                 }
                 for project in projects {
@@ -71,26 +70,26 @@ import Testing
                     let versions = try await Workflow.versions(two, project: project)
                     #expect(versions.count == 1, "\(project) has \(versions.count) versions")
                     let version = try #require(versions.first)
-                    #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
-                    #expect(version["description"] as? String == "release day")
+                    #expect(version["updateOrigin"] == "CHANGE_REQUEST")
+                    #expect(version["description"] == "release day")
                     let time = try #require(
-                        (version["updateTime"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+                        version["updateTime"]?.stringValue.flatMap { try? Date($0, strategy: .iso8601) })
                     let late = time.timeIntervalSince(try #require(dueTimes[project]))
                     #expect(late >= -0.01 && late < 1, "\(project) published \(late) s after its time")
                     print("\(project): scheduled publish \(Int(late * 1000)) ms after it was due")
                     let log = try await one.call(.get, "/v1/projects/\(project)/auditLog")
-                    let publishes = (log.json["events"] as? [[String: Any]] ?? []).filter {
-                        $0["action"] as? String == "changeRequest.publish"
+                    let publishes = (log.value["events"]?.arrayValue ?? []).filter {
+                        $0["action"] == "changeRequest.publish"
                     }
                     #expect(publishes.count == 1)
-                    #expect((publishes.first?["detail"] as? [String: Any])?["scheduled"] as? String == "true")
-                    #expect((publishes.first?["actorKey"] as? String)?.hasPrefix("apiKeys/") == true)
+                    #expect(publishes.first?["detail"]?["scheduled"] == "true")
+                    #expect(publishes.first?["actorKey"]?.stringValue?.hasPrefix("apiKeys/") == true)
                     // Both servers' fetch caches serve it.
                     for app in [one, two] {
                         let fetch = try await ClientCalls.fetch(
-                            app, key: clients[project], ClientCalls.ios("1.0.0"),
+                            app, key: clients[project], ClientCalls.iosBody("1.0.0"),
                             path: "/v1/projects/\(project)/remoteConfig:fetch")
-                        #expect(fetch.json["templateVersion"] as? String == "1")
+                        #expect(fetch.value["templateVersion"] == "1")
                     }
                 }
             }
@@ -103,7 +102,7 @@ import Testing
             try await app.createProject("shop-app")
             let author = try await app.createKey(role: "editor", project: "shop-app")
             let id = try await Workflow.propose(app, token: author.secret, publishTime: Self.later(3600))
-            #expect(try await Workflow.get(app, id).json["state"] as? String == "SCHEDULED", "no approval required")
+            #expect(try await Workflow.get(app, id).changeRequest.state == "SCHEDULED", "no approval required")
             return author.id
         }
         // The time passes while no server runs.
@@ -117,11 +116,10 @@ import Testing
             #expect(try await Workflow.eventually(.seconds(5)) { try await Workflow.versions(app).count == 1 })
             print("a restarted server published a missed schedule after \(ContinuousClock.now - started)")
             let event = try #require(
-                try await Workflow.events(app).first { $0["action"] as? String == "changeRequest.publish" })
-            #expect(event["actorKey"] as? String == "apiKeys/\(author)", "the author's schedule")
+                try await Workflow.events(app).first { $0["action"] == "changeRequest.publish" })
+            #expect(event["actorKey"] == .string("apiKeys/\(author)"), "the author's schedule")
             let list = try await app.call(.get, Workflow.base + "?state=PUBLISHED")
-            #expect(
-                (list.json["changeRequests"] as? [[String: Any]])?.first?["publishedVersionNumber"] as? String == "1")
+            #expect(try list.changeRequests.changeRequests.first?.publishedVersionNumber == "1")
         }
     }
 
@@ -137,9 +135,9 @@ import Testing
             var event = try await stream.next(timeout: .seconds(10))
             while event != nil, event?.id == nil { event = try await stream.next(timeout: .seconds(10)) }
             #expect(event?.id == "2", "the stream announced the scheduled version")
-            let fetch = try await ClientCalls.fetch(app, key: key, ClientCalls.ios("3.0.0"))
-            #expect(fetch.json["templateVersion"] as? String == "2")
-            #expect((fetch.json["entries"] as? [String: Any])?["current_version"] as? String == "5.0.0")
+            let fetch = try await ClientCalls.fetch(app, key: key, ClientCalls.iosBody("3.0.0"))
+            #expect(fetch.value["templateVersion"] == "2")
+            #expect(fetch.value["entries"]?["current_version"] == "5.0.0")
         }
     }
 
@@ -148,19 +146,19 @@ import Testing
         try await TestApp.run(url: url) { app in
             try await app.createProject("shop-app")
             let cancelled = try await Workflow.propose(app, description: "cancelled", publishTime: Self.later(3600))
-            #expect(try await Workflow.act(app, cancelled, "cancel").json["state"] as? String == "CANCELLED")
+            #expect(try await Workflow.act(app, cancelled, "cancel").changeRequest.state == "CANCELLED")
             try await Self.execute("UPDATE change_requests SET publish_time = now() - interval '1 minute'", on: url)
             // A later request that is due: once the scheduler published it, it has passed the cancelled one by.
             _ = try await Workflow.propose(app, description: "due", publishTime: Self.later(-30))
             #expect(try await Workflow.eventually { try await Workflow.versions(app).count == 1 })
-            #expect(try await Workflow.versions(app).first?["description"] as? String == "due")
-            #expect(try await Workflow.get(app, cancelled).json["state"] as? String == "CANCELLED")
+            #expect(try await Workflow.versions(app).first?["description"] == "due")
+            #expect(try await Workflow.get(app, cancelled).changeRequest.state == "CANCELLED")
 
             // Approved only after its time: published as soon as it is approved.
             try await Workflow.requireApproval(app, true)
             let author = try await app.createKey(role: "editor", project: "shop-app")
             let id = try await Workflow.propose(app, token: author.secret, publishTime: Self.later(-60))
-            #expect(try await Workflow.get(app, id).json["state"] as? String == "OPEN", "not approved, not due")
+            #expect(try await Workflow.get(app, id).changeRequest.state == "OPEN", "not approved, not due")
             #expect(try await Workflow.act(app, id, "approve").status == 200)
             #expect(try await Workflow.eventually { try await Workflow.versions(app).count == 2 })
         }

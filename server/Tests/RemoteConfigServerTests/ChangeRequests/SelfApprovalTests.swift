@@ -18,7 +18,7 @@ import Testing
     @Test func keysTheAuthorMintsAfterOpeningItCannotApprove() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             try await Workflow.requireApproval(app, true)
             let alice = try await app.createKey(role: "admin", project: "shop-app", name: "Alice")
             // Minted by Alice before she opens the request: a teammate's key, which may approve.
@@ -52,7 +52,7 @@ import Testing
     @Test func revokingAKeyWithdrawsItsPendingApprovals() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             try await Workflow.requireApproval(app, true)
             let author = try await app.createKey(role: "editor", project: "shop-app", name: "Alice")
             let reviewer = try await app.createKey(role: "editor", project: "shop-app", name: "Bob")

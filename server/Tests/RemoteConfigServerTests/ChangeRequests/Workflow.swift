@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 
 /// Calls of the publish workflow tests: project settings and change requests of `shop-app`.
@@ -15,7 +16,7 @@ enum Workflow {
 
     /// Opens a change request with `body` as `token`'s key.
     static func create(
-        _ app: TestApp.Session, token: String = TestApp.adminToken, _ body: [String: Any], ifMatch: String? = nil
+        _ app: TestApp.Session, token: String = TestApp.adminToken, _ body: JSONValue, ifMatch: String? = nil
     ) async throws -> TestApp.Reply {
         var headers = HTTPFields()
         if let ifMatch { headers[.ifMatch] = ifMatch }
@@ -27,11 +28,10 @@ enum Workflow {
         _ app: TestApp.Session, token: String = TestApp.adminToken, currentVersion: String = "3.0.0",
         description: String = "raise the version", publishTime: Date? = nil
     ) async throws -> String {
-        var body: [String: Any] = [
-            "description": description, "template": TemplateFixtures.forceUpdate(currentVersion: currentVersion),
-        ]
-        if let publishTime { body["publishTime"] = timestamp(publishTime) }
-        let reply = try await create(app, token: token, body)
+        let body = CreateChangeRequestRequest(
+            description: description, template: TemplateFixtures.forceUpdateValue(currentVersion: currentVersion),
+            publishTime: publishTime.map(timestamp))
+        let reply = try await app.call(.post, base, token: token, body: body)
         guard reply.status == 201 else { throw Failure("could not open a change request: \(reply.text)") }
         return id(reply)
     }
@@ -45,7 +45,7 @@ enum Workflow {
     @discardableResult
     static func act(
         _ app: TestApp.Session, _ id: String, _ action: String, token: String = TestApp.adminToken,
-        json: [String: Any]? = [:], query: String = ""
+        json: JSONValue? = [:], query: String = ""
     ) async throws -> TestApp.Reply {
         try await app.call(.post, "\(base)/\(id):\(action)\(query)", token: token, json: json)
     }
@@ -56,15 +56,15 @@ enum Workflow {
     }
 
     /// The published versions of `project`, newest first.
-    static func versions(_ app: TestApp.Session, project: String = "shop-app") async throws -> [[String: Any]] {
+    static func versions(_ app: TestApp.Session, project: String = "shop-app") async throws -> [JSONValue] {
         let reply = try await app.call(.get, "/v1/projects/\(project)/remoteConfig:listVersions")
-        return reply.json["versions"] as? [[String: Any]] ?? []
+        return reply.value["versions"]?.arrayValue ?? []
     }
 
     /// The audit events of `shop-app`, newest first.
-    static func events(_ app: TestApp.Session) async throws -> [[String: Any]] {
+    static func events(_ app: TestApp.Session) async throws -> [JSONValue] {
         let reply = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=1000")
-        return reply.json["events"] as? [[String: Any]] ?? []
+        return reply.value["events"]?.arrayValue ?? []
     }
 
     /// A failed setup step, thrown (a precondition would end the whole test process).
