@@ -10,7 +10,7 @@ import Testing
 /// out is OFREP's code-default answer; the reason and variant name the condition a preview says decided.
 @Suite struct OFREPAgreementTests {
     /// Conditions on everything a caller can send, percent buckets included.
-    static var template: [String: Any] {
+    static var template: JSONValue {
         [
             "conditions": [
                 ["name": "old_ios", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"],
@@ -75,14 +75,14 @@ import Testing
             return state >> 33
         }
         mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
-        mutating func maybe(_ value: Any) -> Any? { next() % 3 == 0 ? nil : value }
+        mutating func maybe<T>(_ value: T) -> T? { next() % 3 == 0 ? nil : value }
     }
 
     /// The fetch body and the OFREP context of one caller.
-    static func caller(_ index: Int, _ random: inout Generator) -> (fetch: [String: Any], ofrep: [String: Any]) {
-        var fetch: [String: Any] = ["appInstanceId": "install-\(index)-\(random.next())"]
-        var signals: [String: Any] = [:]
-        let attributes: [(String, Any?)] = [
+    static func caller(_ index: Int, _ random: inout Generator) -> (fetch: JSONValue, ofrep: JSONValue) {
+        var fetch: JSONObject = ["appInstanceId": "install-\(index)-\(random.next())"]
+        var signals = JSONObject()
+        let attributes: [(String, JSONValue?)] = [
             ("platform", random.maybe(random.pick(["IOS", "ANDROID", "WEB", "ios"]))),
             ("appVersion", random.maybe(random.pick(["1.0", "1.9.9", "2.0.0", "2.10.1"]))),
             ("appBuild", random.maybe(random.pick(["12", "299", "300", "1000"]))),
@@ -92,45 +92,31 @@ import Testing
             ("firstOpenTime", random.maybe(random.pick(["2025-06-01T00:00:00Z", "2026-06-01T00:00:00Z"]))),
         ]
         for case (let name, let value?) in attributes { fetch[name] = value }
-        if let plan = random.maybe(random.pick(["pro", "free"])) { signals["plan"] = plan }
-        if let cart = random.maybe(random.pick([0, 3, 7, 2.5])) { signals["cart"] = cart }
+        if let plan = random.maybe(random.pick(["pro", "free"])) { signals["plan"] = .string(plan) }
+        if let cart = random.maybe(random.pick([0, 3, 7, 2.5] as [JSONValue])) { signals["cart"] = cart }
         var ofrep = fetch
-        ofrep.removeValue(forKey: "appInstanceId")
+        ofrep["appInstanceId"] = nil
         ofrep["targetingKey"] = fetch["appInstanceId"]
-        for (name, value) in signals { ofrep[name] = value }
+        for signal in signals { ofrep[signal.key] = signal.value }
         // A boolean attribute is the signal "true" or "false".
         if random.next() % 2 == 0 {
             let beta = random.next() % 2 == 0
-            ofrep["beta"] = beta
+            ofrep["beta"] = .bool(beta)
             signals["beta"] = beta ? "true" : "false"
         }
-        if !signals.isEmpty { fetch["customSignals"] = signals }
-        return (fetch, ofrep)
+        if !signals.isEmpty { fetch["customSignals"] = .object(signals) }
+        return (.object(fetch), .object(ofrep))
     }
 
     /// Whether a typed OFREP value of `type` is the fetch string `text`, compared as values (numbers and JSON
     /// by value).
-    static func same(_ typed: Any, _ text: String, type: String, raw: JSONValue?) -> Bool {
+    static func same(_ typed: JSONValue, _ text: String, type: String) -> Bool {
         switch type {
-        case "BOOLEAN": return (typed as? Bool).map { $0 ? "true" : "false" } == text
-        case "NUMBER": return (typed as? NSNumber)?.doubleValue == Double(text)
-        // Compared as parsed by the server's own JSON reader: Foundation's on Linux reads `true` inside an
-        // array as the number 1.
-        case "JSON": return raw != nil && raw == (try? JSONValue(parsing: text))
-        default: return typed as? String == text
+        case "BOOLEAN": return typed.boolValue.map { $0 ? "true" : "false" } == text
+        case "NUMBER": return typed.doubleValue != nil && typed.doubleValue == Double(text)
+        case "JSON": return typed == (try? JSONValue(parsing: text))
+        default: return typed.stringValue == text
         }
-    }
-
-    /// Each flag's `value` of a bulk answer, as JSON values, by key.
-    static func rawValues(_ body: Data) -> [String: JSONValue] {
-        guard let parsed = try? JSONValue(parsing: Array(body)), case .array(let flags)? = parsed["flags"] else {
-            return [:]
-        }
-        var values: [String: JSONValue] = [:]
-        for flag in flags {
-            if case .string(let key)? = flag["key"], let value = flag["value"] { values[key] = value }
-        }
-        return values
     }
 
     @Test func bulkAndFetchAgreeForGeneratedCallers() async throws {
@@ -148,35 +134,39 @@ import Testing
                     .post, "/ofrep/v1/evaluate/flags", token: nil, json: ["context": context],
                     headers: [.authorization: "Bearer \(key)"])
                 #expect(fetch.status == 200 && bulk.status == 200, "\(fetch.text) \(bulk.text)")
-                let entries = fetch.json["entries"] as? [String: String] ?? [:]
-                let flags = bulk.json["flags"] as? [[String: Any]] ?? []
+                let entryMembers = fetch.value["entries"]?.objectValue ?? [:]
+                let entries = Dictionary(
+                    uniqueKeysWithValues: entryMembers.compactMap { member in
+                        member.value.stringValue.map { (member.key, $0) }
+                    })
+                #expect(entries.count == entryMembers.count, "every entry is a string: \(fetch.text)")
+                let flags = bulk.value["flags"]?.arrayValue ?? []
                 #expect(flags.count == 6)
                 // Which condition decided each parameter, by the preview (the evaluate route).
                 let preview = try await app.call(
                     .post, "/v1/projects/shop-app/remoteConfig:evaluate", json: ["context": body])
-                let decided = preview.json["parameters"] as? [String: [String: Any]] ?? [:]
-                let raw = Self.rawValues(bulk.body)
+                let decided = preview.value["parameters"]
                 for flag in flags {
-                    let name = flag["key"] as? String ?? "?"
+                    let name = flag["key"]?.stringValue ?? "?"
                     let entry = entries[name]
                     switch (flag["value"], entry) {
                     case (nil, nil): break
                     case (let typed?, let text?)
-                    where Self.same(
-                        typed, text, type: (flag["metadata"] as? [String: Any])?["valueType"] as? String ?? "",
-                        raw: raw[name]):
+                    where Self.same(typed, text, type: flag["metadata"]?["valueType"]?.stringValue ?? ""):
                         break
-                    default: mismatches.append("caller \(index) \(name): ofrep \(flag) fetch \(entry ?? "nil")")
+                    default:
+                        mismatches.append("caller \(index) \(name): ofrep \(flag.jsonString) fetch \(entry ?? "nil")")
                     }
-                    let condition = decided[name]?["condition"] as? String
-                    let reason = flag["reason"] as? String ?? "?"
+                    let condition = decided?[name]?["condition"]?.stringValue
+                    let reason = flag["reason"]?.stringValue ?? "?"
                     reasons[reason, default: 0] += 1
                     let expectedReason =
                         condition == nil
                         ? "STATIC" : ["rollout", "web"].contains(condition!) ? "SPLIT" : "TARGETING_MATCH"
-                    if flag["variant"] as? String != (condition ?? "default") || reason != expectedReason {
+                    if flag["variant"]?.stringValue != (condition ?? "default") || reason != expectedReason {
                         mismatches.append(
-                            "caller \(index) \(name): \(reason)/\(flag["variant"] ?? "") vs \(condition ?? "-")")
+                            "caller \(index) \(name): \(reason)/\(flag["variant"]?.jsonString ?? "") vs \(condition ?? "-")"
+                        )
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -11,7 +12,7 @@ import Testing
     static let flagsPath = "/ofrep/v1/evaluate/flags"
 
     /// A template with every value type, a percent condition and an in-app default.
-    static var template: [String: Any] {
+    static var template: JSONValue {
         [
             "conditions": [
                 ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"],
@@ -45,7 +46,23 @@ import Testing
     /// Runs `body` with `shop-app` published (`template`) and a client key, in process (`live: false`) or on
     /// a port.
     static func withShop(
-        live: Bool, template: @escaping @Sendable () -> [String: Any] = { Self.template },
+        live: Bool, template: @escaping @Sendable () -> JSONValue = { Self.template },
+        _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
+    ) async throws {
+        try await TestApp.run(url: try await TestCluster.shared.makeDatabase(), live: live) { app in
+            try await app.createProject("shop-app")
+            let published = try await app.publish("shop-app", template())
+            try SetupFailure.unless(published.status == 200, published.text)
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await body(app, key.secret)
+        }
+    }
+
+    /// `withShop` with a template built as a Foundation object; kept while tests still build templates as
+    /// `[String: Any]`.
+    @_disfavoredOverload
+    static func withShop(
+        live: Bool, template: @escaping @Sendable () -> [String: Any],
         _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
     ) async throws {
         try await TestApp.run(url: try await TestCluster.shared.makeDatabase(), live: live) { app in
@@ -58,65 +75,63 @@ import Testing
     }
 
     static func evaluate(
-        _ app: TestApp.Session, _ path: String, key: String?, context: Any?, headers: HTTPFields = [:]
+        _ app: TestApp.Session, _ path: String, key: String?, context: JSONValue?, headers: HTTPFields = [:]
     ) async throws -> TestApp.Reply {
         var fields = headers
         if let key { fields[.authorization] = "Bearer \(key)" }
-        let body: Any = context.map { ["context": $0] } ?? [String: Any]()
+        let body: JSONValue = context.map { ["context": $0] } ?? [:]
         return try await app.call(.post, path, token: nil, json: body, headers: fields)
     }
 
     @Test(arguments: modes()) func typedValuesReasonsAndVariants(live: Bool) async throws {
         try await Self.withShop(live: live) { app, key in
-            let oldIOS: [String: Any] = [
+            let oldIOS: JSONValue = [
                 "targetingKey": "install-1", "platform": "IOS", "appVersion": "1.9.0", "plan": "pro", "beta": true,
             ]
             let force = try await Self.evaluate(
                 app, "\(Self.flagsPath)/require_force_update", key: key, context: oldIOS)
             #expect(force.status == 200, "\(force.text)")
-            #expect(force.json["key"] as? String == "require_force_update")
-            #expect(force.json["value"] as? Bool == true, "BOOLEAN is a JSON boolean: \(force.text)")
+            #expect(force.value["key"] == "require_force_update")
+            #expect(force.value["value"] == true, "BOOLEAN is a JSON boolean: \(force.text)")
             #expect(force.text.contains(#""value":true"#))
-            #expect(force.json["reason"] as? String == "TARGETING_MATCH")
-            #expect(force.json["variant"] as? String == "ios_too_old")
-            let metadata = force.json["metadata"] as? [String: Any]
-            #expect(metadata?["valueType"] as? String == "BOOLEAN")
-            #expect(metadata?["templateVersion"] as? String == "1")
+            #expect(force.value["reason"] == "TARGETING_MATCH")
+            #expect(force.value["variant"] == "ios_too_old")
+            let metadata = force.value["metadata"]
+            #expect(metadata?["valueType"] == "BOOLEAN")
+            #expect(metadata?["templateVersion"] == "1")
 
             // A boolean attribute is the custom signal "true"; a NUMBER is a JSON number.
             let items = try await Self.evaluate(app, "\(Self.flagsPath)/max_items", key: key, context: oldIOS)
             #expect(items.text.contains(#""value":2.5"#), "\(items.text)")
-            #expect(items.json["variant"] as? String == "pro")
+            #expect(items.value["variant"] == "pro")
             let plain = try await Self.evaluate(
                 app, "\(Self.flagsPath)/max_items", key: key, context: ["targetingKey": "install-1"])
             #expect(plain.text.contains(#""value":10,"#), "+10 is written as JSON's 10: \(plain.text)")
-            #expect(plain.json["reason"] as? String == "STATIC")
-            #expect(plain.json["variant"] as? String == "default")
+            #expect(plain.value["reason"] == "STATIC")
+            #expect(plain.value["variant"] == "default")
 
             let layout = try await Self.evaluate(app, "\(Self.flagsPath)/layout", key: key, context: oldIOS)
-            let value = layout.json["value"] as? [String: Any]
-            #expect(value?["columns"] as? Int == 2, "JSON is the value itself: \(layout.text)")
+            #expect(layout.value["value"]?["columns"]?.intValue == 2, "JSON is the value itself: \(layout.text)")
 
             // A percent condition decides: SPLIT. Find an instance on each side of 50%.
             var reasons = Set<String>()
             for index in 0..<20 {
                 let welcome = try await Self.evaluate(
                     app, "\(Self.flagsPath)/welcome", key: key, context: ["targetingKey": "user-\(index)"])
-                let reason = welcome.json["reason"] as? String ?? ""
+                let reason = welcome.value["reason"]?.stringValue ?? ""
                 reasons.insert(reason)
                 #expect(
-                    (reason == "SPLIT" && welcome.json["value"] as? String == "hi"
-                        && welcome.json["variant"] as? String == "half")
-                        || (reason == "STATIC" && welcome.json["value"] as? String == "hello"), "\(welcome.text)")
+                    (reason == "SPLIT" && welcome.value["value"] == "hi" && welcome.value["variant"] == "half")
+                        || (reason == "STATIC" && welcome.value["value"] == "hello"), "\(welcome.text)")
             }
             #expect(reasons == ["SPLIT", "STATIC"])
 
             // The in-app default: 200 without a value, so the provider uses the app's own default.
             let store = try await Self.evaluate(app, "\(Self.flagsPath)/app_store_url", key: key, context: oldIOS)
             #expect(store.status == 200)
-            #expect(store.json["value"] == nil, "\(store.text)")
-            #expect(store.json["reason"] as? String == "STATIC")
-            #expect(store.json["variant"] as? String == "default")
+            #expect(store.value["value"] == nil, "\(store.text)")
+            #expect(store.value["reason"] == "STATIC")
+            #expect(store.value["variant"] == "default")
         }
     }
 
@@ -125,26 +140,26 @@ import Testing
             let missing = try await Self.evaluate(
                 app, "\(Self.flagsPath)/no_such_flag", key: key, context: ["targetingKey": "i"])
             #expect(missing.status == 404)
-            #expect(missing.json["key"] as? String == "no_such_flag")
-            #expect(missing.json["errorCode"] as? String == "FLAG_NOT_FOUND")
-            #expect(missing.json["errorDetails"] is String)
+            #expect(missing.value["key"] == "no_such_flag")
+            #expect(missing.value["errorCode"] == "FLAG_NOT_FOUND")
+            #expect(missing.value["errorDetails"]?.stringValue != nil)
 
             let noKey = try await Self.evaluate(
                 app, "\(Self.flagsPath)/welcome", key: key, context: ["platform": "IOS"])
             #expect(noKey.status == 400)
-            #expect(noKey.json["errorCode"] as? String == "TARGETING_KEY_MISSING", "\(noKey.text)")
-            #expect(noKey.json["key"] as? String == "welcome")
+            #expect(noKey.value["errorCode"] == "TARGETING_KEY_MISSING", "\(noKey.text)")
+            #expect(noKey.value["key"] == "welcome")
             let noContext = try await Self.evaluate(app, Self.flagsPath, key: key, context: nil)
-            #expect(noContext.json["errorCode"] as? String == "TARGETING_KEY_MISSING", "\(noContext.text)")
-            #expect(noContext.json["key"] == nil, "a bulk failure names no flag")
+            #expect(noContext.value["errorCode"] == "TARGETING_KEY_MISSING", "\(noContext.text)")
+            #expect(noContext.value["key"] == nil, "a bulk failure names no flag")
 
             let badPlatform = try await Self.evaluate(
                 app, "\(Self.flagsPath)/welcome", key: key, context: ["targetingKey": "i", "platform": "symbian"])
             #expect(badPlatform.status == 400)
-            #expect(badPlatform.json["errorCode"] as? String == "INVALID_CONTEXT")
-            #expect((badPlatform.json["errorDetails"] as? String)?.contains("platform") == true)
+            #expect(badPlatform.value["errorCode"] == "INVALID_CONTEXT")
+            #expect(badPlatform.value["errorDetails"]?.stringValue?.contains("platform") == true)
             let badKey = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": 7])
-            #expect(badKey.json["errorCode"] as? String == "INVALID_CONTEXT")
+            #expect(badKey.value["errorCode"] == "INVALID_CONTEXT")
 
             var headers = HTTPFields()
             headers[.authorization] = "Bearer \(key)"
@@ -152,7 +167,7 @@ import Testing
             let garbage = try await app.call(
                 .post, Self.flagsPath, token: nil, raw: .init(string: "{not json"), headers: headers)
             #expect(garbage.status == 400)
-            #expect(garbage.json["errorCode"] as? String == "PARSE_ERROR")
+            #expect(garbage.value["errorCode"] == "PARSE_ERROR")
 
             // 401 and 403 without a body; X-API-Key works as well as a bearer token.
             let anonymous = try await Self.evaluate(app, Self.flagsPath, key: nil, context: ["targetingKey": "i"])
@@ -171,21 +186,21 @@ import Testing
 
     @Test(arguments: modes()) func bulkHasEveryFlagAnETagAndTheStream(live: Bool) async throws {
         try await Self.withShop(live: live) { app, key in
-            let context: [String: Any] = ["targetingKey": "install-1", "platform": "IOS", "appVersion": "1.9.0"]
+            let context: JSONValue = ["targetingKey": "install-1", "platform": "IOS", "appVersion": "1.9.0"]
             let headers: HTTPFields = [
                 .init("X-Forwarded-Proto")!: "https", .init("X-Forwarded-Host")!: "config.example.com",
             ]
             let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: context, headers: headers)
             #expect(bulk.status == 200, "\(bulk.text)")
-            let flags = bulk.json["flags"] as? [[String: Any]] ?? []
+            let flags = bulk.value["flags"]?.arrayValue ?? []
             #expect(
-                flags.compactMap { $0["key"] as? String }.sorted()
+                flags.compactMap { $0["key"]?.stringValue }.sorted()
                     == ["app_store_url", "layout", "max_items", "require_force_update", "welcome"])
-            #expect((bulk.json["metadata"] as? [String: Any])?["templateVersion"] as? String == "1")
-            let streams = bulk.json["eventStreams"] as? [[String: Any]] ?? []
-            #expect(streams.first?["type"] as? String == "sse")
+            #expect(bulk.value["metadata"]?["templateVersion"] == "1")
+            let streams = bulk.value["eventStreams"]?.arrayValue ?? []
+            #expect(streams.first?["type"] == "sse")
             #expect(
-                streams.first?["url"] as? String
+                streams.first?["url"]?.stringValue
                     == "https://config.example.com/v1/projects/shop-app/remoteConfig:stream?format=ofrep&key=\(key)")
             // Each item of the bulk answer is the single-flag answer, byte for byte, but for the template
             // version, which the bulk answer has once.
@@ -216,15 +231,15 @@ import Testing
             #expect(republished.status == 200, "\(republished.text)")
             let unchanged = try await Self.evaluate(app, Self.flagsPath, key: key, context: context, headers: again)
             #expect(unchanged.status == 304, "\(etag) vs \(unchanged.headers[.eTag] ?? "-")")
-            var changed = Self.template
-            var parameters = changed["parameters"] as! [String: Any]
+            var changed = try #require(Self.template.objectValue)
+            var parameters = try #require(changed["parameters"]?.objectValue)
             parameters["welcome"] = ["defaultValue": ["value": "welcome back"], "valueType": "STRING"]
-            changed["parameters"] = parameters
-            #expect(try await app.publish("shop-app", changed).status == 200)
+            changed["parameters"] = .object(parameters)
+            #expect(try await app.publish("shop-app", .object(changed)).status == 200)
             let fresh = try await Self.evaluate(app, Self.flagsPath, key: key, context: context, headers: again)
             #expect(fresh.status == 200)
             #expect(fresh.headers[.eTag] != etag)
-            #expect((fresh.json["metadata"] as? [String: Any])?["templateVersion"] as? String == "3")
+            #expect(fresh.value["metadata"]?["templateVersion"] == "3")
         }
     }
 
@@ -233,7 +248,7 @@ import Testing
     @Test(arguments: modes()) func eachCallerGetsTheStreamURLOfItsKeyAndHost(live: Bool) async throws {
         try await Self.withShop(live: live) { app, key in
             let other = try await app.createKey(role: "client", project: "shop-app").secret
-            let context: [String: Any] = ["targetingKey": "install-1", "platform": "IOS", "appVersion": "1.9.0"]
+            let context: JSONValue = ["targetingKey": "install-1", "platform": "IOS", "appVersion": "1.9.0"]
             let proxied: HTTPFields = [
                 .init("X-Forwarded-Proto")!: "https", .init("X-Forwarded-Host")!: "config.example.com",
             ]
@@ -250,8 +265,7 @@ import Testing
                 let bulk = try await Self.evaluate(
                     app, Self.flagsPath, key: secret, context: context, headers: headers)
                 #expect(bulk.status == 200, "\(bulk.text)")
-                let url = (bulk.json["eventStreams"] as? [[String: Any]])?.first?["url"] as? String
-                #expect(url == expected)
+                #expect(bulk.value["eventStreams"]?[0]?["url"]?.stringValue == expected)
                 if live { #expect(bulk.headers[.contentLength] == String(bulk.body.count)) }
                 etags.insert(bulk.headers[.eTag] ?? "")
             }
@@ -266,11 +280,11 @@ import Testing
             let key = try await app.createKey(role: "client", project: "shop-app").secret
             let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": "i"])
             #expect(bulk.status == 200)
-            #expect((bulk.json["flags"] as? [Any])?.isEmpty == true, "\(bulk.text)")
+            #expect(bulk.value["flags"] == [], "\(bulk.text)")
             let single = try await Self.evaluate(
                 app, "\(Self.flagsPath)/welcome", key: key, context: ["targetingKey": "i"])
             #expect(single.status == 404)
-            #expect(single.json["errorCode"] as? String == "FLAG_NOT_FOUND")
+            #expect(single.value["errorCode"] == "FLAG_NOT_FOUND")
         }
     }
 
@@ -278,7 +292,7 @@ import Testing
     @Test func theStreamSpeaksOFREP() async throws {
         try await Self.withShop(live: true) { app, key in
             let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": "i"])
-            let url = try #require(((bulk.json["eventStreams"] as? [[String: Any]])?.first?["url"] as? String))
+            let url = try #require(bulk.value["eventStreams"]?[0]?["url"]?.stringValue)
             let components = try #require(URLComponents(string: url))
             #expect(components.scheme == "http")
             let stream = try SSEClient(port: app.port, path: components.path + "?" + (components.query ?? ""))
@@ -287,8 +301,8 @@ import Testing
             let first = try await stream.next()
             #expect(first?.event == "message")
             #expect(first?.id == "1")
-            let data = try JSONSerialization.jsonObject(with: Data((first?.data ?? "").utf8)) as? [String: Any]
-            #expect(data?["type"] as? String == "refetchEvaluation")
+            let data = try JSONValue(parsing: first?.data ?? "")
+            #expect(data["type"] == "refetchEvaluation")
             try await ClientCalls.publish(app, "9.9.9")
             let second = try await stream.next()
             #expect(second?.event == "message")
@@ -308,21 +322,21 @@ import Testing
     @Test func largeAnswersArriveWhole() async throws {
         try await TestApp.live { app in
             try await app.createProject("shop-app")
-            var parameters: [String: Any] = [:]
+            var parameters = JSONObject()
             for index in 0..<100 {
                 parameters["parameter_\(index)"] = [
-                    "defaultValue": ["value": String(repeating: "x", count: 60)], "valueType": "STRING",
+                    "defaultValue": ["value": .string(String(repeating: "x", count: 60))], "valueType": "STRING",
                 ]
             }
-            #expect(try await app.publish("shop-app", ["parameters": parameters]).status == 200)
+            #expect(try await app.publish("shop-app", ["parameters": .object(parameters)]).status == 200)
             let key = try await app.createKey(role: "client", project: "shop-app").secret
             for _ in 0..<2 {
                 let bulk = try await Self.evaluate(app, Self.flagsPath, key: key, context: ["targetingKey": "i"])
                 #expect(bulk.body.count > 4096)
-                #expect((bulk.json["flags"] as? [Any])?.count == 100, "\(bulk.text.suffix(200))")
+                #expect(bulk.value["flags"]?.arrayValue?.count == 100, "\(bulk.text.suffix(200))")
                 let fetch = try await ClientCalls.fetch(app, key: key, ["appInstanceId": "i"])
                 #expect(fetch.body.count > 4096)
-                #expect((fetch.json["entries"] as? [String: Any])?.count == 100)
+                #expect(fetch.value["entries"]?.objectValue?.count == 100)
             }
         }
     }
