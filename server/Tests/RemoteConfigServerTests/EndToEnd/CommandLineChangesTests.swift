@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -12,25 +14,21 @@ import Testing
         #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
     }
 
-    static func object(_ run: CommandLineRun) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
-    }
-
     /// A project `shop-app` with approval `required` or not, and the secret of a second (editor) key "Alice".
     static func project(_ fixture: Fixture, requireApproval: Bool) async throws -> String {
         expectOK(try await fixture.cli("projects", "create", "shop-app"))
         let reply = try await HTTP.request(
             "PATCH", fixture.base + "/v1/projects/shop-app",
             headers: ["Authorization": "Bearer \(CommandLineTests.token)"],
-            body: HTTP.json(["requireApproval": requireApproval]))
+            body: try HTTP.encoded(UpdateProjectRequest(requireApproval: requireApproval)))
         #expect(reply.status == 200)
         let run = try await fixture.cli(
             "keys", "create", "--role", "editor", "--project", "shop-app", "--name", "Alice", "--json")
         expectOK(run)
-        return try #require(try object(run)["key"] as? String)
+        return try #require(try run.decode(APIKey.self).key)
     }
 
-    static var config: [String: Any] {
+    static var config: JSONValue {
         [
             "conditions": [["name": "ios", "expression": "device.os == 'ios'"]],
             "parameters": [
@@ -106,10 +104,10 @@ import Testing
         run = try await fixture.cli("changes", "publish", "-p", "shop-app", "1")
         Self.expectOK(run)
         #expect(run.stdout == "Published change request 1 of shop-app as version 1.\n", "\(run)")
-        let version = try await fixture.published("shop-app")["version"] as? [String: Any] ?? [:]
-        #expect(version["versionNumber"] as? String == "1")
-        #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
-        #expect(version["description"] as? String == "First config")
+        let version = try await fixture.published("shop-app")["version"]
+        #expect(version?["versionNumber"] == "1")
+        #expect(version?["updateOrigin"] == "CHANGE_REQUEST")
+        #expect(version?["description"] == "First config")
 
         // Once published, `show` says what its publish changed rather than "no changes" against itself.
         run = try await fixture.cli("changes", "show", "-p", "shop-app", "1")
@@ -120,14 +118,13 @@ import Testing
         // --json prints the API's objects.
         run = try await fixture.cli("changes", "show", "-p", "shop-app", "1", "--json")
         Self.expectOK(run)
-        var json = try Self.object(run)
-        #expect(json["state"] as? String == "PUBLISHED" && json["publishedVersionNumber"] as? String == "1")
-        #expect((json["approvals"] as? [[String: Any]])?.first?["comment"] as? String == "Looks right")
-        #expect(json["diff"] is [String: Any] && json["template"] is [String: Any], "\(run)")
+        let shown = try run.decode(ChangeRequest.self)
+        #expect(shown.state == "PUBLISHED" && shown.publishedVersionNumber == "1")
+        #expect(shown.approvals.first?.comment == "Looks right")
+        #expect(shown.diff?.objectValue != nil && shown.template?.objectValue != nil, "\(run)")
         run = try await fixture.cli("changes", "list", "-p", "shop-app", "--state", "published", "--json")
         Self.expectOK(run)
-        json = try Self.object(run)
-        #expect((json["changeRequests"] as? [[String: Any]])?.map { $0["name"] as? String } == ["changeRequests/1"])
+        #expect(try run.decode(ChangeRequestList.self).changeRequests.map(\.name) == ["changeRequests/1"])
         run = try await fixture.cli("changes", "list", "-p", "shop-app", "--state", "open")
         Self.expectOK(run)
         #expect(run.stdout == "No OPEN change requests in shop-app.\n", "\(run)")
@@ -148,8 +145,8 @@ import Testing
             "changes", "create", "-p", "shop-app", fixture.path("config.json"), "--description", "Release day",
             "--at", at, "--json")
         Self.expectOK(run)
-        let created = try Self.object(run)
-        #expect(created["state"] as? String == "OPEN" && created["publishTime"] as? String != nil, "\(run)")
+        let created = try run.decode(ChangeRequest.self)
+        #expect(created.state == "OPEN" && created.publishTime != nil, "\(run)")
         run = try await fixture.cli("changes", "approve", "-p", "shop-app", "1", token: alice)
         Self.expectOK(run)
         #expect(run.stdout.hasPrefix("Approved change request 1 of shop-app: it is SCHEDULED for "), "\(run)")
@@ -158,8 +155,7 @@ import Testing
             CommandLineTests.version(try await fixture.published("shop-app")) == "1"
         }
         #expect(published, "\(fixture.server.output)")
-        let version = try await fixture.published("shop-app")["version"] as? [String: Any] ?? [:]
-        #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
+        #expect(try await fixture.published("shop-app")["version"]?["updateOrigin"] == "CHANGE_REQUEST")
         run = try await fixture.cli("changes", "show", "-p", "shop-app", "1")
         Self.expectOK(run)
         #expect(run.stdout.contains("  State:        PUBLISHED\n"), "\(run)")
@@ -211,9 +207,9 @@ import Testing
         #expect(run.stdout == "Cancelled change request 4 of shop-app: it is CANCELLED.\n", "\(run)")
 
         // 2: an invalid template, with the field at fault.
-        var bad = try fixture.readJSON("config.json")
+        var bad = try #require(try fixture.readJSON("config.json").objectValue)
         bad["parameters"] = ["max_items": ["defaultValue": ["value": "many"], "valueType": "NUMBER"]]
-        try fixture.writeJSON(bad, "bad.json")
+        try fixture.writeJSON(.object(bad), "bad.json")
         run = try await fixture.cli(
             "changes", "create", "-p", "shop-app", fixture.path("bad.json"), "--description", "x")
         #expect(run.status == 2, "\(run)")
@@ -233,7 +229,7 @@ import Testing
         run = try await fixture.cli("changes", "list", "-p", "no-such-app")
         #expect(run.status == 6, "\(run)")
         run = try await fixture.cli("keys", "create", "--role", "viewer", "--project", "shop-app", "--json")
-        let viewer = try #require(try Self.object(run)["key"] as? String)
+        let viewer = try #require(try run.decode(APIKey.self).key)
         Self.expectOK(try await fixture.cli("changes", "list", "-p", "shop-app", token: viewer))
         Self.expectOK(try await fixture.cli("changes", "create", "-p", "shop-app", file, "--description", "five"))
         run = try await fixture.cli("changes", "approve", "-p", "shop-app", "5", token: viewer)

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 
@@ -36,22 +37,22 @@ extension CommandLineTests {
 
         func path(_ name: String) -> String { folder + "/" + name }
 
-        func readJSON(_ name: String) throws -> [String: Any] {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path(name)))
-            return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        /// The JSON file `name` of the folder, members in the file's order.
+        func readJSON(_ name: String) throws -> JSONValue {
+            try JSONValue(parsing: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(name)))))
         }
 
-        func writeJSON(_ object: [String: Any], _ name: String) throws {
-            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-                .write(to: URL(fileURLWithPath: path(name)))
+        /// Writes `value` to the file `name` of the folder, indented as a person keeps it in git.
+        func writeJSON(_ value: JSONValue, _ name: String) throws {
+            try Data(value.prettyJSONBytes()).write(to: URL(fileURLWithPath: path(name)))
         }
 
         /// The published template as the API answers it.
-        func published(_ project: String) async throws -> [String: Any] {
+        func published(_ project: String) async throws -> JSONValue {
             try await HTTP.request(
                 "GET", base + "/v1/projects/\(project)/remoteConfig",
                 headers: ["Authorization": "Bearer \(CommandLineTests.token)"]
-            ).json
+            ).value
         }
 
         func stop() async {

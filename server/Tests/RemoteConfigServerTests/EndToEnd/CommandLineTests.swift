@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -8,8 +10,8 @@ import Testing
 @Suite(.serialized) struct CommandLineTests {
     static let token = "rc_admin_commandLineTests0000000000000"
 
-    static func version(_ template: [String: Any]) -> String? {
-        (template["version"] as? [String: Any])?["versionNumber"] as? String
+    static func version(_ template: JSONValue) -> String? {
+        template["version"]?["versionNumber"]?.stringValue
     }
 
     static func expectOK(_ run: CommandLineRun, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -30,9 +32,9 @@ import Testing
         run = try await fixture.cli(
             "keys", "create", "--role", "client", "--project", "shop-app", "--name", "iOS", "--json")
         Self.expectOK(run)
-        let created = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
-        let clientKey = try #require(created["key"] as? String)
-        let keyName = try #require(created["name"] as? String)
+        let created = try run.decode(APIKey.self)
+        let clientKey = try #require(created.key)
+        let keyName = created.name
         run = try await fixture.cli("keys", "list")
         Self.expectOK(run)
         #expect(run.stdout.contains(keyName) && run.stdout.contains("client") && !run.stdout.contains(clientKey))
@@ -41,8 +43,8 @@ import Testing
         run = try await fixture.cli("template", "get", "-p", "shop-app", "-o", fixture.path("config.json"))
         Self.expectOK(run)
         #expect(run.stderr.contains("the empty template"))
-        var file = try fixture.readJSON("config.json")
-        #expect(file["version"] == nil && (file["parameters"] as? [String: Any])?.isEmpty == true)
+        var file = try #require(try fixture.readJSON("config.json").objectValue)
+        #expect(file["version"] == nil && file["parameters"] == [:])
         file["conditions"] = [["name": "ios", "expression": "device.os == 'ios'"]]
         file["parameters"] = [
             "max_items": [
@@ -50,7 +52,7 @@ import Testing
             ],
             "welcome": ["defaultValue": ["value": "Hello"], "valueType": "STRING"],
         ]
-        try fixture.writeJSON(file, "config.json")
+        try fixture.writeJSON(.object(file), "config.json")
         run = try await fixture.cli("template", "validate", "-p", "shop-app", fixture.path("config.json"))
         Self.expectOK(run)
         #expect(run.stdout.contains("is a valid template for shop-app"), "\(run)")
@@ -63,21 +65,21 @@ import Testing
         Self.expectOK(run)
         #expect(run.stdout.contains("Published shop-app version 1"), "\(run)")
         #expect(Self.version(try fixture.readJSON("config.json")) == "1")
-        let first = try await fixture.published("shop-app")["version"] as? [String: Any] ?? [:]
-        #expect(first["updateOrigin"] as? String == "CLI")
-        #expect(first["description"] as? String == "First")
+        let first = try await fixture.published("shop-app")["version"]
+        #expect(first?["updateOrigin"] == "CLI")
+        #expect(first?["description"] == "First")
 
         // An edit: a changed default, a removed parameter, an added one, a changed condition.
-        file = try fixture.readJSON("config.json")
-        var parameters = file["parameters"] as? [String: Any] ?? [:]
+        file = try #require(try fixture.readJSON("config.json").objectValue)
+        var parameters = file["parameters"]?.objectValue ?? [:]
         parameters["max_items"] = [
             "defaultValue": ["value": "20"], "valueType": "NUMBER", "conditionalValues": ["ios": ["value": "12"]],
         ]
         parameters["welcome"] = nil
         parameters["dark_mode"] = ["defaultValue": ["value": "true"], "valueType": "BOOLEAN"]
-        file["parameters"] = parameters
+        file["parameters"] = .object(parameters)
         file["conditions"] = [["name": "ios", "expression": "device.os == 'ios' && app.version.>=(['2.0.0'])"]]
-        try fixture.writeJSON(file, "config.json")
+        try fixture.writeJSON(.object(file), "config.json")
         run = try await fixture.cli("template", "diff", "-p", "shop-app", "--from", "1", fixture.path("config.json"))
         Self.expectOK(run)
         let expectedDiff = """
@@ -101,8 +103,7 @@ import Testing
         #expect(run.stdout.contains(expectedDiff), "\(run)")
         run = try await fixture.cli("template", "diff", "-p", "shop-app", "--from", "1", "--json")
         Self.expectOK(run)
-        let diffJSON = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
-        #expect(diffJSON["to"] as? String == "2")
+        #expect(run.value["to"] == "2")
         run = try await fixture.cli("template", "rollback", "-p", "shop-app", "1")
         Self.expectOK(run)
         #expect(run.stdout == "Rolled shop-app back to version 1: published as version 3.\n", "\(run)")
@@ -138,7 +139,7 @@ import Testing
         let fetched = try await HTTP.request(
             "POST", fixture.base + "/v1/projects/shop-app/remoteConfig:fetch", headers: ["X-API-Key": clientKey],
             body: HTTP.json(["appInstanceId": "device-1", "platform": "ANDROID"]))
-        #expect((fetched.json["entries"] as? [String: Any])?["max_items"] as? String == "30")
+        #expect(fetched.value["entries"]?["max_items"] == "30")
 
         run = try await fixture.cli("keys", "revoke", keyName)
         Self.expectOK(run)
@@ -162,12 +163,12 @@ import Testing
         for name in ["alice.json", "bob.json"] {
             Self.expectOK(try await fixture.cli("template", "get", "-p", "shop-app", "-o", fixture.path(name)))
         }
-        var alice = try fixture.readJSON("alice.json")
+        var alice = try #require(try fixture.readJSON("alice.json").objectValue)
         alice["parameters"] = ["a": ["defaultValue": ["value": "alice"]]]
-        try fixture.writeJSON(alice, "alice.json")
-        var bob = try fixture.readJSON("bob.json")
+        try fixture.writeJSON(.object(alice), "alice.json")
+        var bob = try #require(try fixture.readJSON("bob.json").objectValue)
         bob["parameters"] = ["a": ["defaultValue": ["value": "bob"]]]
-        try fixture.writeJSON(bob, "bob.json")
+        try fixture.writeJSON(.object(bob), "bob.json")
         Self.expectOK(try await fixture.cli("template", "publish", "-p", "shop-app", fixture.path("alice.json")))
         run = try await fixture.cli("template", "publish", "-p", "shop-app", fixture.path("bob.json"))
         #expect(run.status == 3, "\(run)")
@@ -185,9 +186,9 @@ import Testing
         #expect(run.stdout.contains("defaultValue: \"alice\" → \"bob\""), "\(run)")
         run = try await fixture.cli("template", "publish", "-p", "shop-app", fixture.path("bob.json"), "--force")
         Self.expectOK(run)
-        let forced = try await fixture.published("shop-app")["version"] as? [String: Any] ?? [:]
-        #expect(forced["versionNumber"] as? String == "3")
-        #expect(forced["updateType"] as? String == "FORCED_UPDATE")
+        let forced = try await fixture.published("shop-app")["version"]
+        #expect(forced?["versionNumber"] == "3")
+        #expect(forced?["updateType"] == "FORCED_UPDATE")
     }
 
     /// Many publishes of files pulled at the same version, at once: the ETag lets exactly one through, even
@@ -199,9 +200,9 @@ import Testing
         Self.expectOK(try await fixture.cli("template", "get", "-p", "shop-app", "-o", fixture.path("pulled.json")))
         let count = 6
         for index in 0..<count {
-            var file = try fixture.readJSON("pulled.json")
+            var file = try #require(try fixture.readJSON("pulled.json").objectValue)
             file["parameters"] = ["who": ["defaultValue": ["value": "publisher \(index)"]]]
-            try fixture.writeJSON(file, "file\(index).json")
+            try fixture.writeJSON(.object(file), "file\(index).json")
         }
         let runs = try await withThrowingTaskGroup(of: CommandLineRun.self) { group in
             for index in 0..<count {
@@ -261,8 +262,7 @@ import Testing
         #expect(run.status == 4, "\(run)")
         #expect(run.stderr.contains("RC_TOKEN"), "\(run)")
         run = try await fixture.cli("keys", "create", "--role", "viewer", "--project", "shop-app", "--json")
-        let viewer = try #require(
-            (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["key"] as? String)
+        let viewer = try #require(try run.decode(APIKey.self).key)
         try fixture.writeJSON(["parameters": [:]], "empty.json")
         run = try await fixture.cli("template", "publish", "-p", "shop-app", fixture.path("empty.json"), token: viewer)
         #expect(run.status == 4, "\(run)")
@@ -270,7 +270,7 @@ import Testing
         // 4 too: a project that publishes only through approved change requests says so.
         let settings = try await HTTP.request(
             "PATCH", fixture.base + "/v1/projects/shop-app", headers: ["Authorization": "Bearer \(Self.token)"],
-            body: HTTP.json(["requireApproval": true]))
+            body: try HTTP.encoded(UpdateProjectRequest(requireApproval: true)))
         #expect(settings.status == 200)
         run = try await fixture.cli("template", "publish", "-p", "shop-app", fixture.path("empty.json"))
         #expect(run.status == 4, "\(run)")
@@ -348,9 +348,8 @@ import Testing
         }
         let limited = try await fixture.cli("template", "versions", "-p", "shop-app", "--limit", "5", "--json")
         Self.expectOK(limited)
-        let object = try JSONSerialization.jsonObject(with: Data(limited.stdout.utf8)) as? [String: Any] ?? [:]
-        #expect((object["versions"] as? [Any])?.count == 5)
-        #expect(object["nextPageToken"] as? String == "298")
+        #expect(limited.value["versions"]?.arrayValue?.count == 5)
+        #expect(limited.value["nextPageToken"] == "298")
     }
 
     @Test func everyCommandsHelpHasAnExample() async throws {
