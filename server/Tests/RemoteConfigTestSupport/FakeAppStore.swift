@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import RemoteConfigCore
 
 /// A stand-in for Apple's App Store lookup API on a loopback port, answering its real response shape (or
 /// failing as a real store can), and recording the requests it gets.
@@ -139,24 +140,24 @@ public final class FakeAppStore: Sendable {
         version: String, trackViewUrl: String, minimumOsVersion: String = "15.0",
         releaseDate: String = "2026-11-20T08:00:00Z"
     ) -> String {
-        let object: [String: Any] = [
+        let object: JSONValue = [
             "resultCount": 1,
             "results": [
                 [
                     "isGameCenterEnabled": false, "features": ["iosUniversal"], "advisories": [],
                     "supportedDevices": ["iPhone15-iPhone15", "iPadPro11M4-iPadPro11M4"], "kind": "software",
                     "artworkUrl512": "https://is1-ssl.mzstatic.com/image/thumb/512x512bb.jpg",
-                    "trackViewUrl": trackViewUrl, "trackId": 123_456_789, "trackName": "Shop",
-                    "bundleId": "com.example.shop", "version": version, "minimumOsVersion": minimumOsVersion,
+                    "trackViewUrl": .string(trackViewUrl), "trackId": 123_456_789, "trackName": "Shop",
+                    "bundleId": "com.example.shop", "version": .string(version),
+                    "minimumOsVersion": .string(minimumOsVersion),
                     "releaseNotes": "Bug fixes and performance improvements.\nNew: wish lists.",
-                    "currentVersionReleaseDate": releaseDate, "releaseDate": "2021-04-01T07:00:00Z",
+                    "currentVersionReleaseDate": .string(releaseDate), "releaseDate": "2021-04-01T07:00:00Z",
                     "price": 0.00, "currency": "JPY", "averageUserRating": 4.61, "userRatingCount": 1234,
                     "genres": ["Shopping", "Lifestyle"], "fileSizeBytes": "123456789", "sellerName": "Example K.K.",
                 ]
             ],
         ]
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
+        return object.jsonString
     }
 
     private static func json(_ text: String) -> Response {

@@ -7,12 +7,10 @@ import RemoteConfigStore
 public enum InsightSampleRows {
     /// Adds one row per context (a fetch body with an `appInstanceId`), last seen at `lastSeen`.
     public static func insert(
-        _ database: Database, project: String, contexts: [[String: Any]], lastSeen: Date = Date()
+        _ database: Database, project: String, contexts: [JSONValue], lastSeen: Date = Date()
     ) async throws {
-        let rows = try contexts.map { context -> (Int64, String) in
-            let id = context["appInstanceId"] as? String ?? ""
-            let json = try JSONSerialization.data(withJSONObject: context, options: [.sortedKeys])
-            return (SampleHash.of(id), String(decoding: json, as: UTF8.self))
+        let rows = contexts.map { context in
+            (SampleHash.of(context["appInstanceId"]?.stringValue ?? ""), context.jsonString)
         }
         try await database.run { client in
             for (hash, json) in rows {
@@ -28,7 +26,24 @@ public enum InsightSampleRows {
     }
 
     /// `count` contexts of one platform and version, with ids `prefix-0`, `prefix-1`, …
+    public static func fleet(_ prefix: String, _ count: Int, platform: String, version: String) -> [JSONValue] {
+        (0..<count).map {
+            ["appInstanceId": "\(prefix)-\($0)", "platform": .string(platform), "appVersion": .string(version)]
+        }
+    }
+
+    /// `insert` of Foundation objects; kept while tests still build contexts as `[String: Any]`.
+    @_disfavoredOverload
+    public static func insert(
+        _ database: Database, project: String, contexts: [[String: Any]], lastSeen: Date = Date()
+    ) async throws {
+        let values = try contexts.map { try JSONValue(parsing: [UInt8](try FoundationJSON.data($0))) }
+        try await insert(database, project: project, contexts: values, lastSeen: lastSeen)
+    }
+
+    /// `fleet` as Foundation objects; kept while tests still build contexts as `[String: Any]`.
+    @_disfavoredOverload
     public static func fleet(_ prefix: String, _ count: Int, platform: String, version: String) -> [[String: Any]] {
-        (0..<count).map { ["appInstanceId": "\(prefix)-\($0)", "platform": platform, "appVersion": version] }
+        fleet(prefix, count, platform: platform, version: version).map(FoundationJSON.object)
     }
 }
