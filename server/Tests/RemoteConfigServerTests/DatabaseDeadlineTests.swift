@@ -23,7 +23,7 @@ import Testing
             try await holder.connection.query("BEGIN", logger: Self.logger)
             try await holder.connection.query(
                 "SELECT 1 FROM projects WHERE project_id = 'shop-app' FOR UPDATE", logger: Self.logger)
-            let reply = try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let reply = try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             try await holder.connection.query("ROLLBACK", logger: Self.logger)
             await holder.close()
             #expect(reply.status == 504, "\(reply.text)")
@@ -40,7 +40,7 @@ import Testing
             try await app.createProject("shop-app")
             try cluster.embedded.stop()
             defer { _ = try? cluster.embedded.start() }
-            let reply = try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            let reply = try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             #expect(reply.status == 503, "\(reply.text)")
             #expect(reply.errorStatus == "UNAVAILABLE")
             #expect(reply.headers[.retryAfter] != nil)
@@ -57,7 +57,7 @@ import Testing
             let reply: TestApp.Reply
             do {
                 defer { try? cluster.embedded.signalAllProcesses(SIGCONT) }
-                reply = try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+                reply = try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             }
             #expect(reply.status == 503, "\(reply.text)")
             #expect(reply.errorStatus == "UNAVAILABLE")

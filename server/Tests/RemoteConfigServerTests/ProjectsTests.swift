@@ -29,7 +29,7 @@ import Testing
     @Test(arguments: ["ab", "1abc", "Shop", "shop_app", "-shop", String(repeating: "a", count: 64), ""])
     func invalidProjectIdIsRejected(_ id: String) async throws {
         try await TestApp.run { app in
-            let reply = try await app.call(.post, "/v1/projects", json: ["projectId": id])
+            let reply = try await app.call(.post, "/v1/projects", body: CreateProjectRequest(projectId: id))
             #expect(reply.status == 400)
             #expect(reply.errorStatus == "INVALID_ARGUMENT")
             #expect(reply.errorFields == ["projectId"])

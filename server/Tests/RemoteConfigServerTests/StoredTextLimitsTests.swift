@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -11,22 +13,23 @@ import Testing
     @Test func versionDescriptionIsAtMost256Characters() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            var template = TemplateFixtures.forceUpdate()
+            var template = try #require(TemplateFixtures.forceUpdateValue().objectValue)
             for query in ["", "?validateOnly=true"] {
-                template["version"] = ["description": Self.text(257)]
+                template["version"] = ["description": .string(Self.text(257))]
                 let long = try await app.call(
-                    .put, "/v1/projects/shop-app/remoteConfig" + query, json: template, headers: [.ifMatch: "*"])
+                    .put, "/v1/projects/shop-app/remoteConfig" + query, json: .object(template),
+                    headers: [.ifMatch: "*"])
                 #expect(long.status == 400, "\(query)")
                 #expect(long.errorFields == ["version.description"])
                 #expect(long.errorReasons == ["TOO_LONG"])
             }
             // One character with many combining marks counts each mark: storage is what is bounded.
-            template["version"] = ["description": "e" + String(repeating: "\u{301}", count: 256)]
-            #expect(try await app.publish("shop-app", template).errorFields == ["version.description"])
+            template["version"] = ["description": .string("e" + String(repeating: "\u{301}", count: 256))]
+            #expect(try await app.publish("shop-app", .object(template)).errorFields == ["version.description"])
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.count == 0, "nothing was published")
-            template["version"] = ["description": Self.text(256)]
-            #expect(try await app.publish("shop-app", template).status == 200)
+            #expect(versions.value["versions"]?.arrayValue?.count == 0, "nothing was published")
+            template["version"] = ["description": .string(Self.text(256))]
+            #expect(try await app.publish("shop-app", .object(template)).status == 200)
         }
     }
 
@@ -34,16 +37,17 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let path = "/v1/projects/shop-app/remoteConfig/draft"
-            let saved = try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: "*"])
+            let saved = try await app.call(
+                .put, path, json: TemplateFixtures.forceUpdateValue(), headers: [.ifMatch: "*"])
             let etag = try #require(saved.headers[.eTag])
             let long = try await app.call(
-                .post, path + ":publish", json: ["description": Self.text(257)], headers: [.ifMatch: etag])
+                .post, path + ":publish", json: ["description": .string(Self.text(257))], headers: [.ifMatch: etag])
             #expect(long.status == 400)
             #expect(long.errorFields == ["description"])
             #expect(long.errorReasons == ["TOO_LONG"])
             #expect(try await app.call(.get, path).headers[.eTag] == etag, "the draft is still there")
             let fine = try await app.call(
-                .post, path + ":publish", json: ["description": Self.text(256)], headers: [.ifMatch: etag])
+                .post, path + ":publish", json: ["description": .string(Self.text(256))], headers: [.ifMatch: etag])
             #expect(fine.status == 200)
         }
     }
@@ -52,30 +56,32 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let path = "/v1/projects/shop-app/remoteConfig/changeRequests"
-            let template = TemplateFixtures.forceUpdate()
-            let long = try await app.call(.post, path, json: ["description": Self.text(257), "template": template])
+            let template = TemplateFixtures.forceUpdateValue()
+            let long = try await app.call(
+                .post, path, body: CreateChangeRequestRequest(description: Self.text(257), template: template))
             #expect(long.status == 400)
             #expect(long.errorFields == ["description"])
             #expect(long.errorReasons == ["TOO_LONG"])
             #expect(try await app.call(.get, path).text == #"{"changeRequests":[]}"#, "nothing was stored")
             // Made before the request: a key its author mints afterwards could not approve it.
             let reviewer = try await app.createKey(role: "editor", project: "shop-app", name: "reviewer").secret
-            let created = try await app.call(.post, path, json: ["description": Self.text(256), "template": template])
+            let created = try await app.call(
+                .post, path, body: CreateChangeRequestRequest(description: Self.text(256), template: template))
             #expect(created.status == 201)
-            let name = try #require(created.json["name"] as? String)
+            let name = try created.decode(ChangeRequest.self).name
             let request = path + "/" + name.dropFirst("changeRequests/".count)
             for action in [":approve", ":reject"] {
                 let reply = try await app.call(
-                    .post, request + action, token: reviewer, json: ["comment": Self.text(1001)])
+                    .post, request + action, token: reviewer, body: ReviewRequest(comment: Self.text(1001)))
                 #expect(reply.status == 400, "\(action)")
                 #expect(reply.errorFields == ["comment"])
                 #expect(reply.errorReasons == ["TOO_LONG"])
             }
             let untouched = try await app.call(.get, request)
-            #expect(untouched.json["state"] as? String == "OPEN")
-            #expect((untouched.json["approvals"] as? [Any])?.isEmpty == true)
+            #expect(try untouched.decode(ChangeRequest.self).state == "OPEN")
+            #expect(try untouched.decode(ChangeRequest.self).approvals.isEmpty)
             let fine = try await app.call(
-                .post, request + ":approve", token: reviewer, json: ["comment": Self.text(1000)])
+                .post, request + ":approve", token: reviewer, body: ReviewRequest(comment: Self.text(1000)))
             #expect(fine.status == 200)
         }
     }
@@ -89,14 +95,15 @@ import Testing
             ]
             for (name, reason) in cases {
                 let reply = try await app.call(
-                    .post, "/v1/projects", json: ["projectId": "shop-app", "displayName": name])
+                    .post, "/v1/projects", body: CreateProjectRequest(projectId: "shop-app", displayName: name))
                 #expect(reply.status == 400, "\(name.debugDescription)")
                 #expect(reply.errorFields == ["displayName"])
                 #expect(reply.errorReasons == [reason])
             }
             #expect(try await app.call(.get, "/v1/projects/shop-app").status == 404, "nothing was stored")
             let fine = try await app.call(
-                .post, "/v1/projects", json: ["projectId": "shop-app", "displayName": "Shöp 🛒 " + Self.text(190)])
+                .post, "/v1/projects",
+                body: CreateProjectRequest(projectId: "shop-app", displayName: "Shöp 🛒 " + Self.text(190)))
             #expect(fine.status == 201)
         }
     }
@@ -104,14 +111,15 @@ import Testing
     @Test func keyDisplayNamesAreBoundedAndSingleLine() async throws {
         try await TestApp.run { app in
             for name in [Self.text(201), "bootstrap admin\r\n", "a\u{7f}b"] {
-                let reply = try await app.call(.post, "/v1/apiKeys", json: ["role": "viewer", "displayName": name])
+                let reply = try await app.call(
+                    .post, "/v1/apiKeys", body: CreateAPIKeyRequest(displayName: name, role: "viewer"))
                 #expect(reply.status == 400, "\(name.debugDescription)")
                 #expect(reply.errorFields == ["displayName"])
             }
             let keys = try await app.call(.get, "/v1/apiKeys")
-            #expect((keys.json["apiKeys"] as? [Any])?.count == 1, "only the bootstrap key: \(keys.text)")
+            #expect(try keys.decode(APIKeyList.self).apiKeys.count == 1, "only the bootstrap key: \(keys.text)")
             let fine = try await app.call(
-                .post, "/v1/apiKeys", json: ["role": "viewer", "displayName": Self.text(200)])
+                .post, "/v1/apiKeys", body: CreateAPIKeyRequest(displayName: Self.text(200), role: "viewer"))
             #expect(fine.status == 201)
         }
     }

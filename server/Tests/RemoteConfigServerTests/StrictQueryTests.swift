@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -55,13 +56,13 @@ import Testing
             for (query, field) in spellings {
                 let reply = try await app.call(
                     .put, "/v1/projects/shop-app/remoteConfig?\(query)",
-                    json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: "*"])
+                    json: TemplateFixtures.forceUpdateValue(), headers: [.ifMatch: "*"])
                 #expect(reply.status == 400, "\(query): \(reply.status)")
                 #expect(reply.errorFields == [field], "\(query)")
                 #expect(reply.errorStatus == "INVALID_ARGUMENT")
             }
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.count == 0, "nothing was published: \(versions.text)")
+            #expect(versions.value["versions"]?.arrayValue?.count == 0, "nothing was published: \(versions.text)")
             let audit = try await app.call(.get, "/v1/projects/shop-app/auditLog")
             #expect(!audit.text.contains("publish"), "nothing was audited as published")
         }
@@ -73,10 +74,10 @@ import Testing
             try await app.createProject("shop-app")
             let path = "/v1/projects/shop-app/remoteConfig/draft"
             let saved = try await app.call(
-                .put, path, json: TemplateFixtures.forceUpdate(currentVersion: "1.1.1"), headers: [.ifMatch: "*"])
+                .put, path, json: TemplateFixtures.forceUpdateValue(currentVersion: "1.1.1"), headers: [.ifMatch: "*"])
             #expect(saved.status == 200)
             let reply = try await app.call(
-                .put, path + "?validateOnly=true", json: TemplateFixtures.forceUpdate(currentVersion: "9.9.9"),
+                .put, path + "?validateOnly=true", json: TemplateFixtures.forceUpdateValue(currentVersion: "9.9.9"),
                 headers: [.ifMatch: "*"])
             #expect(reply.status == 400)
             #expect(reply.errorFields == ["validateOnly"])
@@ -91,14 +92,14 @@ import Testing
     @Test func knownParametersAreAccepted() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let client = try await app.createKey(role: "client", project: "shop-app")
             let fetch = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig:fetch?key=\(client.secret)", token: nil,
                 json: ["appInstanceId": "i"])
             #expect(fetch.status == 200)
             let dryRun = try await app.call(
-                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: TemplateFixtures.forceUpdate(),
+                .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: TemplateFixtures.forceUpdateValue(),
                 headers: [.ifMatch: "*"])
             #expect(dryRun.status == 200)
             let page = try await app.call(

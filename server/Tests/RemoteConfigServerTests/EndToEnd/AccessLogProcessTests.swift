@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
@@ -24,7 +25,7 @@ import Testing
             body: HTTP.json(["parameters": ["a": ["defaultValue": ["value": "1"]]]]))
         let key = try await HTTP.request(
             "POST", base + "/v1/apiKeys", headers: admin, body: HTTP.json(["role": "client", "project": "shop-app"]))
-        return (server, port, try #require(key.json["key"] as? String))
+        return (server, port, try #require(try key.decode(APIKey.self).key))
     }
 
     @Test func everyRequestAnsweredBeforeAStopHasExactlyOneLine() async throws {

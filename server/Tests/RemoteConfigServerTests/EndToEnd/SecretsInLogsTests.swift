@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
@@ -17,8 +18,9 @@ import Testing
             "POST", base + "/v1/projects", headers: admin, body: HTTP.json(["projectId": "shop-app"]))
         for role in ["admin", "editor", "viewer", "client"] {
             let key = try await HTTP.request(
-                "POST", base + "/v1/apiKeys", headers: admin, body: HTTP.json(["role": role, "project": "shop-app"]))
-            secrets.append(try #require(key.json["key"] as? String))
+                "POST", base + "/v1/apiKeys", headers: admin,
+                body: HTTP.json(["role": .string(role), "project": "shop-app"]))
+            secrets.append(try #require(try key.decode(APIKey.self).key))
         }
         let client = secrets[4]
         _ = try await HTTP.request(

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -55,7 +56,7 @@ import Testing
         let read = try await HTTP.request(
             "GET", "http://127.0.0.1:\(port2)/v1/projects/kept-app", headers: ["Authorization": "Bearer \(token)"])
         #expect(read.status == 200)
-        #expect(read.json["displayName"] as? String == "Kept")
+        #expect(try read.decode(Project.self).displayName == "Kept")
         #expect(!second.output.contains("rc_admin_"))
         second.signal(SIGINT)
         #expect(try await second.waitForExit() == 0)
