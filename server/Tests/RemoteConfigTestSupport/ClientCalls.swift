@@ -28,8 +28,7 @@ public enum ClientCalls {
         _ app: TestApp.Session, key: String?, _ body: [String: Any], ifNoneMatch: String? = nil,
         path: String = fetchPath
     ) async throws -> TestApp.Reply {
-        let value = try JSONValue(parsing: [UInt8](try FoundationJSON.data(body)))
-        return try await fetch(app, key: key, value, ifNoneMatch: ifNoneMatch, path: path)
+        try await fetch(app, key: key, try FoundationJSON.value(body), ifNoneMatch: ifNoneMatch, path: path)
     }
 
     /// The fetch body of an iOS app at `version`.

@@ -10,6 +10,11 @@ public enum FoundationJSON {
         try JSONSerialization.data(withJSONObject: foundation(object), options: [.fragmentsAllowed])
     }
 
+    /// A Foundation object as a `JSONValue`.
+    public static func value(_ object: Any) throws -> JSONValue {
+        try JSONValue(parsing: [UInt8](try data(object)))
+    }
+
     /// `value` as a Foundation object (`[:]` unless it is a JSON object).
     public static func object(_ value: JSONValue) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(value.jsonBytes()))) as? [String: Any] ?? [:]

@@ -37,8 +37,8 @@ public enum InsightSampleRows {
     public static func insert(
         _ database: Database, project: String, contexts: [[String: Any]], lastSeen: Date = Date()
     ) async throws {
-        let values = try contexts.map { try JSONValue(parsing: [UInt8](try FoundationJSON.data($0))) }
-        try await insert(database, project: project, contexts: values, lastSeen: lastSeen)
+        try await insert(
+            database, project: project, contexts: try contexts.map(FoundationJSON.value), lastSeen: lastSeen)
     }
 
     /// `fleet` as Foundation objects; kept while tests still build contexts as `[String: Any]`.

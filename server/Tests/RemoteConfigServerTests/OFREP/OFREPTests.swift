@@ -65,13 +65,8 @@ import Testing
         live: Bool, template: @escaping @Sendable () -> [String: Any],
         _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
     ) async throws {
-        try await TestApp.run(url: try await TestCluster.shared.makeDatabase(), live: live) { app in
-            try await app.createProject("shop-app")
-            let published = try await app.publish("shop-app", template())
-            try SetupFailure.unless(published.status == 200, published.text)
-            let key = try await app.createKey(role: "client", project: "shop-app")
-            try await body(app, key.secret)
-        }
+        let value = try FoundationJSON.value(template())
+        try await withShop(live: live, template: { value }, body)
     }
 
     static func evaluate(
