@@ -72,8 +72,8 @@ import Testing
                     let version = try #require(versions.first)
                     #expect(version["updateOrigin"] == "CHANGE_REQUEST")
                     #expect(version["description"] == "release day")
-                    let time = try #require(
-                        version["updateTime"]?.stringValue.flatMap { try? Date($0, strategy: .iso8601) })
+                    // Read as the approval time was (RFC 3339 with milliseconds), so the two compare exactly.
+                    let time = try APIDecoder.decode(Date.self, from: try #require(version["updateTime"]))
                     let late = time.timeIntervalSince(try #require(dueTimes[project]))
                     #expect(late >= -0.01 && late < 1, "\(project) published \(late) s after its time")
                     print("\(project): scheduled publish \(Int(late * 1000)) ms after it was due")
