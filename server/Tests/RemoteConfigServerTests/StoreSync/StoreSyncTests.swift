@@ -163,7 +163,14 @@ enum StoreSyncFixture {
                 let several = try await app.call(
                     .put, StoreSyncFixture.path,
                     json: StoreSyncFixture.link(extra: ["intervalSeconds": 10, "country": "x"]))
-                #expect(Set(several.errorFields) == ["intervalSeconds", "country"])
+                #expect(several.errorFields == ["country", "intervalSeconds"])
+                #expect(
+                    several.errorBody?.error.message
+                        == "the store link is not valid: country must be a two-letter storefront code such as us or jp"
+                        + " (and 1 more problems)", "\(several.text)")
+                #expect(
+                    several.errorBody?.error.details?.last?.message == "intervalSeconds must be at least 60",
+                    "\(several.text)")
                 #expect(try await app.call(.get, StoreSyncFixture.path).text == before)
             }
         }
