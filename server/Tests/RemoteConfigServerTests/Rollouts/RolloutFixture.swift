@@ -84,7 +84,7 @@ enum RolloutFixture {
     /// The audit actions of `shop-app`, oldest first.
     static func actions(_ app: TestApp.Session) async throws -> [String] {
         let reply = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=1000")
-        return (reply.json["events"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }.reversed()
+        return try reply.decode(AuditLogPage.self).events.map(\.action).reversed()
     }
 
     /// Makes the rollout's next step due now, as if its hold were over (the scheduler then publishes it).
