@@ -71,8 +71,13 @@ enum RolloutFixture {
     }
 
     /// The published template of `shop-app`.
-    static func published(_ app: TestApp.Session) async throws -> [String: Any] {
-        try await app.call(.get, "/v1/projects/shop-app/remoteConfig").json
+    static func published(_ app: TestApp.Session) async throws -> JSONValue {
+        try JSONValue(parsing: [UInt8](try await app.call(.get, "/v1/projects/shop-app/remoteConfig").body))
+    }
+
+    /// The names of a template's conditions, in order.
+    static func conditionNames(_ template: JSONValue) -> [String] {
+        (template["conditions"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
     }
 
     /// The versions of `shop-app`, newest first.
@@ -117,7 +122,7 @@ enum RolloutFixture {
         -> String?
     {
         let reply = try await ClientCalls.fetch(app, key: key, ["appInstanceId": instance, "platform": platform])
-        return (reply.json["entries"] as? [String: Any])?["new_checkout"] as? String
+        return try JSONValue(parsing: [UInt8](reply.body))["entries"]?["new_checkout"]?.stringValue
     }
 
     /// Whether the contract's bucket puts `instance` in the rollout's condition at `percent`.
