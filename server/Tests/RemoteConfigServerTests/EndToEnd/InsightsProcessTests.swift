@@ -114,8 +114,8 @@ import Testing
         defer { Task { await second.stop() } }
         let secondBase = "http://127.0.0.1:\(try await second.waitUntilListening())"
         let report = try await Self.call("GET", secondBase + "/v1/projects/shop-app/insights/versions", nil)
-        let platforms = report.json["platforms"] as? [[String: Any]]
-        #expect(platforms?.first?["answers"] as? Int == 10, "\(report.json)")
+        let platforms = try APIDecoder.decode(InsightsVersionsReport.self, from: [UInt8](report.body)).platforms
+        #expect(platforms.first?.answers == 10, "\(String(decoding: report.body, as: UTF8.self))")
     }
 
     @Test func insightsOffByVariableCountsNothing() async throws {
@@ -133,8 +133,9 @@ import Testing
         try await Task.sleep(for: .seconds(0.6))
         let report = try await Self.call("GET", base + "/v1/projects/shop-app/insights/versions", nil)
         #expect(report.status == 200)
-        #expect(report.json["enabled"] as? Bool == false)
-        #expect((report.json["platforms"] as? [Any])?.isEmpty == true)
+        let off = try APIDecoder.decode(InsightsVersionsReport.self, from: [UInt8](report.body))
+        #expect(off.enabled == false)
+        #expect(off.platforms.isEmpty)
         let bad = try ServerProcess(
             ["serve", "--port", "0", "--database-url", ServeCommandTests.urlText(url), "--insights", "maybe"])
         #expect(try await bad.waitForExit() == 1)
