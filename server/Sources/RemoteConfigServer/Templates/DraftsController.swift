@@ -58,7 +58,7 @@ struct DraftsController {
     @Sendable func discard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .editor)
         try await drafts.delete(project, actor: key.auditActor)
-        return TemplateHTTP.response([:])
+        return try JSONResponse.make(EmptyBody())
     }
 
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
