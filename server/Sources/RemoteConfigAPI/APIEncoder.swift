@@ -5,7 +5,7 @@ import RemoteConfigCore
 ///
 /// Not Foundation's `JSONEncoder`, which on Linux writes members in no fixed order: here members come in the order
 /// a type encodes them (its declaration order), absent optionals are left out, dates are RFC 3339 with
-/// milliseconds in UTC, and numbers are written as Core writes them.
+/// milliseconds in UTC, and a whole `Double` is written without `.0`.
 public enum APIEncoder {
     /// `value` as a JSON value.
     public static func encode(_ value: some Encodable) throws -> JSONValue {
@@ -112,13 +112,16 @@ private struct ValueEncoder: Encoder, SingleValueEncodingContainer {
     func encode(_ value: UInt64) { slot.content = .value(.number(String(value))) }
     func encode<T: Encodable>(_ value: T) throws { try encodeValue(value) }
 
-    /// A finite number as Core writes doubles; JSON has no NaN or infinity.
+    /// A finite number, a whole one without `.0` (`"percent": 1`, as API.md writes it and Foundation's encoder
+    /// wrote these answers); JSON has no NaN or infinity.
     func number(_ value: Double) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: codingPath, debugDescription: "JSON has no \(value)"))
         }
-        slot.content = .value(.number(String(value)))
+        var text = String(value)
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        slot.content = .value(.number(text))
     }
 }
 

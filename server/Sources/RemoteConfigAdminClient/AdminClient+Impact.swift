@@ -7,10 +7,8 @@ extension AdminClient {
     public func impact(project: String, template: JSONObject, since: String? = nil) async throws -> (
         report: ImpactReport, json: JSONObject
     ) {
-        var body: JSONObject = ["template": .object(template)]
-        if let since { body["since"] = .string(since) }
-        let response = try await call(
-            "POST", Self.templatePath(project, ":impact"), body: JSONValue.object(body).jsonBytes())
+        let body = ImpactRequest(candidate: .template(.object(template)), since: since)
+        let response = try await call("POST", Self.templatePath(project, ":impact"), body: try APIEncoder.bytes(body))
         return (try response.decode(ImpactReport.self), try response.object())
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import RemoteConfigAPI
 
 /// `/v1/projects/{p}/rollouts`, in the API module's own types.
@@ -13,31 +12,22 @@ extension AdminClient {
     /// `GET …/rollouts[?state=]`, newest first.
     public func listRollouts(project: String, state: String? = nil) async throws -> RolloutList {
         let query = state.map { [("state", $0)] } ?? []
-        return try Self.decode(RolloutList.self, try await call("GET", Self.rollouts(project), query: query))
+        return try await call("GET", Self.rollouts(project), query: query).decode(RolloutList.self)
     }
 
     /// `GET …/rollouts/{id}`.
     public func rollout(project: String, id: String) async throws -> Rollout {
-        try Self.decode(Rollout.self, try await call("GET", Self.rollouts(project) + "/" + Self.rolloutID(id)))
+        try await call("GET", Self.rollouts(project) + "/" + Self.rolloutID(id)).decode(Rollout.self)
     }
 
     /// `POST …/rollouts`: the answer carries the halt token, shown this once.
     public func createRollout(project: String, _ body: RolloutCreate) async throws -> Rollout {
-        let bytes = Array(try JSONEncoder().encode(body))
-        return try Self.decode(Rollout.self, try await call("POST", Self.rollouts(project), body: bytes))
+        try await call("POST", Self.rollouts(project), body: try APIEncoder.bytes(body)).decode(Rollout.self)
     }
 
     /// `POST …/rollouts/{id}:<action>` for `pause`, `resume`, `halt` and `complete`.
     public func rolloutAction(project: String, id: String, action: String) async throws -> Rollout {
         let path = Self.rollouts(project) + "/" + Self.rolloutID(id) + ":" + action
-        return try Self.decode(Rollout.self, try await call("POST", path, body: Array("{}".utf8)))
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ response: Response) throws -> T {
-        do {
-            return try JSONDecoder().decode(type, from: Data(response.body))
-        } catch {
-            throw AdminClientError.badResponse("not a \(type) (\(error))")
-        }
+        return try await call("POST", path, body: Array("{}".utf8)).decode(Rollout.self)
     }
 }

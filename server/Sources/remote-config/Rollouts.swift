@@ -38,9 +38,7 @@ struct Rollouts: AsyncParsableCommand {
     /// The rollout in JSON, or in lines for people.
     static func print(_ rollout: Rollout, json: Bool) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return Output.line(String(decoding: try encoder.encode(rollout), as: UTF8.self))
+            return Output.line(try SortedJSON.text(rollout))
         }
         table([rollout]).print()
         if let audience = rollout.audience { Output.line("Audience: \(audience)") }
@@ -71,9 +69,7 @@ struct Rollouts: AsyncParsableCommand {
                 let answer = try await connection.client().listRollouts(
                     project: project.project, state: state?.uppercased())
                 if connection.json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    return Output.line(String(decoding: try encoder.encode(answer), as: UTF8.self))
+                    return Output.line(try SortedJSON.text(answer))
                 }
                 if answer.rollouts.isEmpty { return Output.line("No rollouts in \(project.project).") }
                 Rollouts.table(answer.rollouts).print()

@@ -39,7 +39,8 @@ extension Template {
                 let (report, json) = try await connection.client().impact(
                     project: project.project, template: object, since: since)
                 if connection.json {
-                    Output.json(json)
+                    // Keys sorted, as the server used to write the report and this has always printed it.
+                    Output.json(SortedJSON.sortingKeys(.object(json)))
                 } else {
                     Output.line(Self.text(report))
                 }

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
 /// The audit log names the acting key, not only its free-text display name, and an admin for all projects
 /// reads every event, including those of keys for all projects.
 @Suite struct AuditLogTests {
-    static func events(_ reply: TestApp.Reply) -> [[String: Any]] { reply.json["events"] as? [[String: Any]] ?? [] }
+    static func events(_ reply: TestApp.Reply) throws -> [AuditLogEntry] { try reply.decode(AuditLogPage.self).events }
 
     @Test func aKeyNamedLikeTheBootstrapAdminIsToldApartByItsId() async throws {
         try await TestApp.run { app in
@@ -17,23 +18,24 @@ import Testing
                 .post, "/v1/apiKeys", token: projectAdmin.secret,
                 json: ["role": "editor", "project": "shop-app", "displayName": "bootstrap admin"])
             #expect(impostor.status == 201)
-            let impostorSecret = try #require(impostor.json["key"] as? String)
-            let impostorName = try #require(impostor.json["name"] as? String)
+            let created = try impostor.decode(APIKey.self)
+            let impostorSecret = try #require(created.key)
+            let impostorName = created.name
             let published = try await app.call(
                 .put, "/v1/projects/shop-app/remoteConfig", token: impostorSecret, json: TemplateFixtures.forceUpdate(),
                 headers: [.ifMatch: "*"])
             #expect(published.status == 200)
 
-            let log = Self.events(try await app.call(.get, "/v1/projects/shop-app/auditLog"))
-            let publish = try #require(log.first { $0["action"] as? String == "template.publish" })
-            #expect(publish["actor"] as? String == "bootstrap admin")
-            #expect(publish["actorKey"] as? String == impostorName)
-            let created = try #require(log.first { $0["action"] as? String == "project.create" })
-            #expect(created["actor"] as? String == "bootstrap admin")
-            let bootstrapKey = try #require(created["actorKey"] as? String)
+            let log = try Self.events(try await app.call(.get, "/v1/projects/shop-app/auditLog"))
+            let publish = try #require(log.first { $0.action == "template.publish" })
+            #expect(publish.actor == "bootstrap admin")
+            #expect(publish.actorKey == impostorName)
+            let projectCreate = try #require(log.first { $0.action == "project.create" })
+            #expect(projectCreate.actor == "bootstrap admin")
+            let bootstrapKey = try #require(projectCreate.actorKey)
             #expect(bootstrapKey.hasPrefix("apiKeys/") && bootstrapKey != impostorName)
-            let keyCreate = try #require(log.first { $0["action"] as? String == "apiKey.create" })
-            #expect(keyCreate["actorKey"] as? String == "apiKeys/\(projectAdmin.id)")
+            let keyCreate = try #require(log.first { $0.action == "apiKey.create" })
+            #expect(keyCreate.actorKey == "apiKeys/\(projectAdmin.id)")
         }
     }
 
@@ -47,25 +49,27 @@ import Testing
 
             let all = try await app.call(.get, "/v1/auditLog")
             #expect(all.status == 200)
-            let events = Self.events(all)
+            let events = try Self.events(all)
             #expect(
-                events.map { $0["action"] as? String } == [
+                events.map(\.action) == [
                     "template.publish", "apiKey.create", "apiKey.create", "project.create", "project.create",
                 ])
             // A key for all projects belongs to no project: only this log shows its creation.
             let global = try #require(
-                events.first { ($0["detail"] as? [String: Any])?["key"] as? String == "apiKeys/\(globalViewer.id)" })
-            #expect(global["project"] is NSNull)
-            #expect(events.first?["project"] as? String == "other-app")
-            #expect(events.allSatisfy { ($0["actorKey"] as? String)?.hasPrefix("apiKeys/") == true })
-            let shopLog = Self.events(try await app.call(.get, "/v1/projects/shop-app/auditLog"))
+                events.first { $0.detail["key"]?.stringValue == "apiKeys/\(globalViewer.id)" })
+            #expect(global.project == .some(nil), "null: no project")
+            #expect(events.first?.project == "other-app")
+            #expect(events.allSatisfy { $0.actorKey?.hasPrefix("apiKeys/") == true })
+            let shopLog = try Self.events(try await app.call(.get, "/v1/projects/shop-app/auditLog"))
             #expect(shopLog.count == 2, "project.create and the project admin's key")
+            #expect(shopLog.allSatisfy { $0.project == nil }, "a project's own log leaves project out")
 
             let page = try await app.call(.get, "/v1/auditLog?pageSize=2")
-            #expect(Self.events(page).count == 2)
-            let token = try #require(page.json["nextPageToken"] as? String)
+            #expect(try Self.events(page).count == 2)
+            let token = try #require(try page.decode(AuditLogPage.self).nextPageToken)
             let rest = try await app.call(.get, "/v1/auditLog?pageToken=\(token)")
-            #expect(Self.events(rest).count == 3)
+            #expect(try Self.events(rest).count == 3)
+            #expect(try rest.decode(AuditLogPage.self).nextPageToken == nil)
 
             #expect(try await app.call(.get, "/v1/auditLog", token: projectAdmin.secret).status == 403)
             #expect(try await app.call(.get, "/v1/auditLog", token: globalViewer.secret).status == 403)

@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -48,34 +50,34 @@ import Testing
             let viewer = try await app.createKey(role: "viewer", project: "shop-app")
             let reply = try await app.call(.post, Self.path, token: viewer.secret, json: ["template": Self.raised])
             #expect(reply.status == 200, "\(reply.text)")
-            let sample = try #require(reply.json["sample"] as? [String: Any])
-            #expect(sample["instances"] as? Int == 100)
-            #expect(sample["activeInstances"] as? Int == 100)
-            let forced = try #require(reply.json["forceUpdate"] as? [String: Any])
-            #expect(forced["parameter"] as? String == "require_force_update")
-            #expect(forced["newlyRequired"] as? Int == 30)
-            #expect(forced["share"] as? Double == 0.3)
-            #expect(forced["noLongerRequired"] as? Int == 0)
+            let report = try reply.decode(ImpactReport.self)
+            #expect(report.sample.instances == 100)
+            #expect(report.sample.activeInstances == 100)
+            let forced = report.forceUpdate
+            #expect(forced.parameter == "require_force_update")
+            #expect(forced.newlyRequired == 30)
+            #expect(forced.share == 0.3)
+            #expect(forced.noLongerRequired == 0)
             // The sample is the whole active fleet here: nothing is estimated, so no margin.
-            #expect(forced["margin"] as? Double == 0)
-            let changes = try #require(reply.json["changes"] as? [[String: Any]])
+            #expect(forced.margin == 0)
+            let changes = report.changes
             // In the published template's parameter order (here that of a dictionary, so either).
-            #expect(Set(changes.map { $0["parameter"] as? String }) == ["require_force_update", "current_version"])
-            let required = try #require(changes.first { $0["parameter"] as? String == "require_force_update" })
-            #expect(required["from"] as? String == "false")
-            #expect(required["to"] as? String == "true")
-            #expect(required["instances"] as? Int == 30)
-            let ios = (required["byPlatform"] as? [String: [String: Any]])?["IOS"]
-            #expect(ios?["instances"] as? Int == 30)
-            #expect(ios?["share"] as? Double == 0.3333)
-            let versions = try #require(required["byVersion"] as? [[String: Any]])
+            #expect(Set(changes.map(\.parameter)) == ["require_force_update", "current_version"])
+            let required = try #require(changes.first { $0.parameter == "require_force_update" })
+            #expect(required.from == "false")
+            #expect(required.to == "true")
+            #expect(required.instances == 30)
+            let ios = required.byPlatform["IOS"]
+            #expect(ios?.instances == 30)
+            #expect(ios?.share == 0.3333)
+            let versions = required.byVersion
             #expect(versions.count == 1)
-            #expect(versions.first?["version"] as? String == "2.2.1")
-            #expect(versions.first?["platform"] as? String == "IOS")
-            let current = try #require(changes.first { $0["parameter"] as? String == "current_version" })
-            #expect(current["instances"] as? Int == 100)
-            #expect(current["to"] as? String == "2.4.0")
-            let summary = try #require(reply.json["summary"] as? String)
+            #expect(versions.first?.version == "2.2.1")
+            #expect(versions.first?.platform == "IOS")
+            let current = try #require(changes.first { $0.parameter == "current_version" })
+            #expect(current.instances == 100)
+            #expect(current.to == "2.4.0")
+            let summary = report.summary
             #expect(
                 summary.hasPrefix(
                     "This change makes 33.3% of active iOS installs, about 30, required to update: 2.2.1."))
@@ -89,11 +91,11 @@ import Testing
         try await Self.sampled(activeInstances: 41_230) { app in
             let reply = try await app.call(.post, Self.path, json: ["template": Self.raised])
             #expect(reply.status == 200, "\(reply.text)")
-            #expect((reply.json["sample"] as? [String: Any])?["activeInstances"] as? Int == 41_230)
-            let forced = try #require(reply.json["forceUpdate"] as? [String: Any])
-            #expect(forced["newlyRequired"] as? Int == 12_369)
+            let report = try reply.decode(ImpactReport.self)
+            #expect(report.sample.activeInstances == 41_230)
+            #expect(report.forceUpdate.newlyRequired == 12_369)
             // 1.96 × √(0.3 × 0.7 / 100) × √((41230 − 100) / 41229)
-            #expect(forced["margin"] as? Double == 0.0897)
+            #expect(report.forceUpdate.margin == 0.0897)
         }
     }
 
@@ -104,17 +106,17 @@ import Testing
             #expect(saved.status == 200, "\(saved.text)")
             let draft = try await app.call(.post, Self.path, json: ["draft": true])
             #expect(draft.status == 200, "\(draft.text)")
-            #expect((draft.json["forceUpdate"] as? [String: Any])?["newlyRequired"] as? Int == 30)
+            #expect(try draft.decode(ImpactReport.self).forceUpdate.newlyRequired == 30)
 
             let created = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig/changeRequests",
                 json: ["description": "raise the minimum", "template": Self.raised])
             #expect(created.status == 201, "\(created.text)")
-            let name = try #require(created.json["name"] as? String)
+            let name = try created.decode(ChangeRequest.self).name
             for id in [name, String(name.dropFirst("changeRequests/".count))] {
                 let reply = try await app.call(.post, Self.path, json: ["changeRequest": id])
                 #expect(reply.status == 200, "\(reply.text)")
-                #expect((reply.json["forceUpdate"] as? [String: Any])?["newlyRequired"] as? Int == 30)
+                #expect(try reply.decode(ImpactReport.self).forceUpdate.newlyRequired == 30)
             }
             let missing = try await app.call(.post, Self.path, json: ["changeRequest": "999"])
             #expect(missing.status == 404)
@@ -132,12 +134,13 @@ import Testing
                 contexts: InsightSampleRows.fleet("old", 50, platform: "IOS", version: "2.2.1"),
                 lastSeen: Date().addingTimeInterval(-10 * 24 * 3600))
             let recent = try await app.call(.post, Self.path, json: ["template": Self.raised])
-            #expect((recent.json["sample"] as? [String: Any])?["instances"] as? Int == 100)
+            #expect(try recent.decode(ImpactReport.self).sample.instances == 100)
             let longer = try await app.call(
                 .post, Self.path,
                 json: ["template": Self.raised, "since": RFC3339Text.daysAgo(14)])
-            #expect((longer.json["sample"] as? [String: Any])?["instances"] as? Int == 150)
-            #expect((longer.json["forceUpdate"] as? [String: Any])?["newlyRequired"] as? Int == 80)
+            let longerReport = try longer.decode(ImpactReport.self)
+            #expect(longerReport.sample.instances == 150)
+            #expect(longerReport.forceUpdate.newlyRequired == 80)
         }
     }
 
@@ -146,9 +149,10 @@ import Testing
             try await app.createProject("shop-app")
             let reply = try await app.call(.post, Self.path, json: ["template": Self.raised])
             #expect(reply.status == 200, "\(reply.text)")
-            #expect((reply.json["sample"] as? [String: Any])?["instances"] as? Int == 0)
-            #expect((reply.json["changes"] as? [Any])?.isEmpty == true)
-            #expect((reply.json["forceUpdate"] as? [String: Any])?["newlyRequired"] as? Int == 0)
+            let report = try reply.decode(ImpactReport.self)
+            #expect(report.sample.instances == 0)
+            #expect(report.changes.isEmpty)
+            #expect(report.forceUpdate.newlyRequired == 0)
         }
     }
 
@@ -161,7 +165,7 @@ import Testing
             let impact = try await app.call(.post, Self.path, json: ["template": broken])
             #expect(publish.status == 400)
             #expect(impact.status == 400)
-            #expect(NSDictionary(dictionary: impact.json).isEqual(to: publish.json), "\(impact.text)")
+            #expect(try impact.decode(ErrorBody.self) == (try publish.decode(ErrorBody.self)), "\(impact.text)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -30,23 +31,17 @@ struct AuditLogController {
         let asked = try PageRequest(request, maximum: 1000)
         let pageSize = asked.size
         let events = try await AuditLog.list(project, before: asked.before, limit: pageSize + 1, database: database)
-        var object: JSONObject = [
-            "events": .array(events.prefix(pageSize).map { .object(Self.json($0, withProject: project == nil)) })
-        ]
-        if events.count > pageSize, let last = events.prefix(pageSize).last {
-            object["nextPageToken"] = .string(String(last.id))
-        }
-        return TemplateHTTP.response(object)
+        let shown = events.prefix(pageSize)
+        let next = events.count > pageSize ? shown.last.map { String($0.id) } : nil
+        return try JSONResponse.make(
+            AuditLogPage(events: shown.map { Self.entry($0, withProject: project == nil) }, nextPageToken: next))
     }
 
     /// An event as the API writes it; the log of all projects also says which project each event changed.
-    static func json(_ event: AuditEvent, withProject: Bool) -> JSONObject {
-        var object: JSONObject = [
-            "time": .string(JSONResponse.timestamp(event.time)), "actor": .string(event.actor),
-            "actorKey": event.actorKey.map { .string($0) } ?? .null, "action": .string(event.action),
-            "detail": (try? JSONValue(parsing: event.detailJSON)) ?? .object([:]),
-        ]
-        if withProject { object["project"] = event.project.map { .string($0) } ?? .null }
-        return object
+    static func entry(_ event: AuditEvent, withProject: Bool) -> AuditLogEntry {
+        AuditLogEntry(
+            time: event.time, actor: event.actor, actorKey: event.actorKey, action: event.action,
+            detail: (try? JSONValue(parsing: event.detailJSON)) ?? .object([:]),
+            project: withProject ? .some(event.project) : nil)
     }
 }

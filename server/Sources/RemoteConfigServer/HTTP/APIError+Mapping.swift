@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import RemoteConfigAPI
 import RemoteConfigStore
 
 extension APIError {
@@ -47,6 +48,8 @@ extension APIError {
             self = APIError(error)
         case let error as ChangeRequestError:
             self = APIError(error)
+        case let problems as FieldProblems:
+            self = APIError(problems)
         case is NIOThreadPoolError.ThreadPoolInactive:
             // The heavy-work threads stop last, with the server: only a request in flight at a stop sees this.
             self = .unavailable("the server is shutting down; retry shortly")
@@ -58,6 +61,13 @@ extension APIError {
 
     /// 413 for a body over the API's limit (NIO's collector and Hummingbird say so in their own ways).
     static var bodyTooLarge: APIError { APIError(.contentTooLarge, "the request body is larger than 1 MiB") }
+
+    /// 400 listing every field of a body at fault (a store link), each with its sentence.
+    init(_ problems: FieldProblems) {
+        self = .invalidArgument(
+            problems.message,
+            problems.problems.map { ErrorDetail(field: $0.field, reason: $0.reason, message: $0.message) })
+    }
 
     /// The answer to a store error; the fetch path, which has no middleware, uses it too.
     init(_ error: StoreError) {

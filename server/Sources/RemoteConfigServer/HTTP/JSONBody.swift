@@ -4,15 +4,7 @@ import NIOCore
 import RemoteConfigAPI
 import RemoteConfigCore
 
-extension RequestBody {
-    /// Reads and checks the request's body.
-    static func read(_ request: Request, context: AppRequestContext) async throws -> Self {
-        try Self(try await JSONBody.read(request, context: context))
-    }
-}
-
-/// A request body read as a JSON object (Core's strict parser), with typed field access that reports the
-/// field at fault.
+/// A request body read as a JSON object (Core's strict parser) and decoded as one of the API's bodies.
 struct JSONBody {
     let object: JSONObject
 
@@ -41,28 +33,16 @@ struct JSONBody {
     static func decode<T>(
         _ request: Request, context: AppRequestContext, using make: (any Decoder) throws -> T
     ) async throws -> T {
-        let body = try await read(request, context: context)
+        try decode(.object(try await read(request, context: context).object), using: make)
+    }
+
+    /// Decodes a body already parsed through `make`; 400 naming the field path and the reason.
+    static func decode<T>(_ value: JSONValue, using make: (any Decoder) throws -> T) throws -> T {
         do {
-            return try APIDecoder.decode(from: .object(body.object), using: make)
+            return try APIDecoder.decode(from: value, using: make)
         } catch let error as DecodingError {
             let (field, problem) = FieldProblem.of(error)
             throw APIError.invalidField(field, reason: problem.reason, problem.sentence(field: field))
-        }
-    }
-
-    /// A string field; nil when absent or null, 400 when of another type.
-    func string(_ field: String) throws -> String? {
-        switch object[field] {
-        case nil, .null?:
-            return nil
-        case .string(let string)?:
-            // PostgreSQL text cannot hold U+0000: refuse it here, naming the field, rather than fail at the store.
-            if string.unicodeScalars.contains("\u{0}") {
-                throw APIError.invalidField(field, reason: "INVALID_CHARACTER", "\(field) must not contain U+0000")
-            }
-            return string
-        default:
-            throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string")
         }
     }
 }

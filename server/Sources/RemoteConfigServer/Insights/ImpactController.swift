@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -65,7 +66,7 @@ struct ImpactController {
     }
 
     /// The candidate, validated and compiled exactly as a publish would; 400 as a publish answers.
-    private func candidate(_ project: String, _ candidate: ImpactBody.Candidate) async throws -> CompiledTemplate {
+    private func candidate(_ project: String, _ candidate: ImpactRequest.Candidate) async throws -> CompiledTemplate {
         switch candidate {
         case .template(let template):
             return try await prepare(ByteBuffer(bytes: template.jsonBytes())).compiled

@@ -33,7 +33,7 @@ struct RolloutHaltHook {
         let change = try await RolloutWire.mapping { try await rollouts.halt(id, token: token) }
         if let version = change.version { _ = try await publishing.run { version } }
         let version = change.version?.versionNumber ?? change.rollout.endVersion
-        return try RolloutWire.response(
+        return try JSONResponse.make(
             RolloutHaltAnswer(
                 name: RemoteConfigStore.Rollout.name(id), state: change.rollout.state.rawValue,
                 versionNumber: version.map { String($0) }, published: change.version != nil))

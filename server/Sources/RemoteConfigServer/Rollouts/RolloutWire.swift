@@ -6,7 +6,7 @@ import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
-/// Rollouts on the wire: the store's rollout as the API's body, its errors as API errors, and JSON answers.
+/// Rollouts on the wire: the store's rollout as the API's body, its errors as API errors.
 enum RolloutWire {
     /// `rollout` as the API shows it; `haltToken` only in the answer that created it.
     static func body(_ rollout: RemoteConfigStore.Rollout, haltToken: String? = nil) -> RemoteConfigAPI.Rollout {
@@ -28,15 +28,6 @@ enum RolloutWire {
                     time: JSONResponse.timestamp($0.time))
             },
             haltToken: haltToken)
-    }
-
-    /// A JSON answer of a wire type.
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 
     /// Runs a store call, answering its refusals as the API's errors.

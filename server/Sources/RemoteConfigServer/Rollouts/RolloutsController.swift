@@ -37,7 +37,7 @@ struct RolloutsController {
             try await rollouts.create(project, plan, actor: key.auditActor)
         }
         if let version = created.version { _ = try await publishing.run { version } }
-        return try RolloutWire.response(
+        return try JSONResponse.make(
             RolloutWire.body(created.rollout, haltToken: created.haltToken), status: .created)
     }
 
@@ -54,14 +54,14 @@ struct RolloutsController {
             state = value
         }
         let found = try await rollouts.list(project, state: state)
-        return try RolloutWire.response(RolloutList(rollouts: found.map { RolloutWire.body($0) }))
+        return try JSONResponse.make(RolloutList(rollouts: found.map { RolloutWire.body($0) }))
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .viewer)
         let id = try Self.id(context)
         guard let rollout = try await rollouts.get(project, id) else { throw Self.notFound(project, id) }
-        return try RolloutWire.response(RolloutWire.body(rollout))
+        return try JSONResponse.make(RolloutWire.body(rollout))
     }
 
     @Sendable func pause(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -97,7 +97,7 @@ struct RolloutsController {
             throw Self.notFound(project, id)
         }
         if let version = change.version { _ = try await publishing.run { version } }
-        return try RolloutWire.response(RolloutWire.body(change.rollout))
+        return try JSONResponse.make(RolloutWire.body(change.rollout))
     }
 
     static func notFound(_ project: String, _ id: Int64) -> APIError {

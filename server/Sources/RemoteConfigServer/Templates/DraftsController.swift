@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -57,7 +58,7 @@ struct DraftsController {
     @Sendable func discard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .editor)
         try await drafts.delete(project, actor: key.auditActor)
-        return TemplateHTTP.response([:])
+        return try JSONResponse.make(EmptyBody())
     }
 
     @Sendable func publish(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -93,16 +94,17 @@ struct DraftsController {
         return try TemplateHTTP.response(for: stored)
     }
 
-    /// `POST …/draft:publish`: `{"description", "updateOrigin"}`.
-    struct PublishDraftBody: RequestBody {
+    /// `POST …/draft:publish`: `PublishDraftRequest`, its description within the limit.
+    struct PublishDraftBody {
         let description: String
         /// What the publisher says it is (`CONSOLE`, `CLI`), as a `PUT`'s `version.updateOrigin` does.
         let updateOrigin: String?
 
-        init(_ body: JSONBody) throws {
-            updateOrigin = try body.string("updateOrigin")
-            description = try body.string("description") ?? ""
+        static func read(_ request: Request, context: AppRequestContext) async throws -> PublishDraftBody {
+            let sent = try await JSONBody.decode(PublishDraftRequest.self, request, context: context)
+            let description = sent.description ?? ""
             try TextLimits.check(description, field: "description", limit: TextLimits.description)
+            return PublishDraftBody(description: description, updateOrigin: sent.updateOrigin)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -23,17 +24,14 @@ struct PreviewController {
         return TemplateHTTP.response(Self.json(compiled, body.caller))
     }
 
-    /// `{"context": {…the fetch body…}, "versionNumber": "7" | "draft"}`; no other field.
-    struct PreviewBody: RequestBody {
+    /// `PreviewRequest`: the caller, checked as a fetch checks it, and the version to evaluate.
+    struct PreviewBody {
         let caller: FetchContext
         let versionNumber: JSONValue?
 
-        init(_ body: JSONBody) throws {
-            for key in body.object.keys where key != "context" && key != "versionNumber" {
-                throw APIError.invalidField(key, reason: "UNKNOWN_FIELD", "\(key) is not a field of a preview request")
-            }
-            caller = try PreviewController.context(body.object["context"])
-            versionNumber = body.object["versionNumber"]
+        static func read(_ request: Request, context: AppRequestContext) async throws -> PreviewBody {
+            let sent = try await JSONBody.decode(PreviewRequest.self, request, context: context)
+            return PreviewBody(caller: try PreviewController.context(sent.context), versionNumber: sent.versionNumber)
         }
     }
 

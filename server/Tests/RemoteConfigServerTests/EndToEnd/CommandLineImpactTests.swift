@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -53,8 +55,10 @@ import Testing
 
         let json = try await cli("template", "impact", "-p", "shop-app", raised, "--json")
         #expect(json.status == 0, "\(json)")
-        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect((object?["forceUpdate"] as? [String: Any])?["newlyRequired"] as? Int == 30)
+        let report = try APIDecoder.decode(ImpactReport.self, from: Array(json.stdout.utf8))
+        #expect(report.forceUpdate.newlyRequired == 30)
+        // Printed exactly as before the server wrote the report through the API's coder: keys sorted.
+        #expect(json.stdout == (try FoundationPrinting.serverSorted(report)), "\(json.stdout)")
 
         var broken = ImpactTests.raised
         broken["conditions"] = [["name": "ios_too_old", "expression": "device.os == "]]

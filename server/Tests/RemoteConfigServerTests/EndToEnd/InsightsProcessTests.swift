@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -61,9 +62,17 @@ import Testing
         let json = try await CommandLineRun.run(
             ["insights", "versions", "-p", "shop-app", "--platform", "ios", "--json"], environment: environment)
         #expect(json.status == 0, "\(json)")
-        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        let platforms = object?["platforms"] as? [[String: Any]]
-        #expect(platforms?.first?["activeInstances"] as? Int == 40)
+        let report = try APIDecoder.decode(InsightsVersionsReport.self, from: Array(json.stdout.utf8))
+        #expect(report.platforms.first?.activeInstances == 40)
+        // Printed exactly as before the report went through the API's coder: keys sorted, Foundation's layout.
+        #expect(json.stdout == (try FoundationPrinting.pretty(report)), "\(json.stdout)")
+        let parametersJSON = try await CommandLineRun.run(
+            ["insights", "parameters", "-p", "shop-app", "--json"], environment: environment)
+        #expect(parametersJSON.status == 0, "\(parametersJSON)")
+        let parametersReport = try APIDecoder.decode(
+            InsightsParametersReport.self, from: Array(parametersJSON.stdout.utf8))
+        #expect(parametersReport.parameters["require_force_update"]?.sources.first?.answers == 40)
+        #expect(parametersJSON.stdout == (try FoundationPrinting.pretty(parametersReport)), "\(parametersJSON.stdout)")
 
         let parameters = try await CommandLineRun.run(
             ["insights", "parameters", "-p", "shop-app"], environment: environment)
@@ -105,8 +114,8 @@ import Testing
         defer { Task { await second.stop() } }
         let secondBase = "http://127.0.0.1:\(try await second.waitUntilListening())"
         let report = try await Self.call("GET", secondBase + "/v1/projects/shop-app/insights/versions", nil)
-        let platforms = report.json["platforms"] as? [[String: Any]]
-        #expect(platforms?.first?["answers"] as? Int == 10, "\(report.json)")
+        let platforms = try APIDecoder.decode(InsightsVersionsReport.self, from: [UInt8](report.body)).platforms
+        #expect(platforms.first?.answers == 10, "\(String(decoding: report.body, as: UTF8.self))")
     }
 
     @Test func insightsOffByVariableCountsNothing() async throws {
@@ -124,8 +133,9 @@ import Testing
         try await Task.sleep(for: .seconds(0.6))
         let report = try await Self.call("GET", base + "/v1/projects/shop-app/insights/versions", nil)
         #expect(report.status == 200)
-        #expect(report.json["enabled"] as? Bool == false)
-        #expect((report.json["platforms"] as? [Any])?.isEmpty == true)
+        let off = try APIDecoder.decode(InsightsVersionsReport.self, from: [UInt8](report.body))
+        #expect(off.enabled == false)
+        #expect(off.platforms.isEmpty)
         let bad = try ServerProcess(
             ["serve", "--port", "0", "--database-url", ServeCommandTests.urlText(url), "--insights", "maybe"])
         #expect(try await bad.waitForExit() == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -57,8 +58,7 @@ import Testing
             #expect(running.state == "RUNNING")
             #expect(running.history.map(\.versionNumber) == ["3"])
             let now = try await RolloutFixture.published(app)
-            let banner = (now["parameters"] as? [String: Any])?["banner"] as? [String: Any]
-            #expect((banner?["defaultValue"] as? [String: Any])?["value"] as? String == "edited meanwhile")
+            #expect(now["parameters"]?["banner"]?["defaultValue"]?["value"]?.stringValue == "edited meanwhile")
 
             try await RolloutFixture.makeDue(app, running)
             let stepped = try await RolloutFixture.waitForSteps(app, running, 2)

@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 
     /// The published template with `banner`'s default set to `text` and nothing else changed.
     static func editBanner(_ app: TestApp.Session, _ text: String) async throws -> TestApp.Reply {
-        var template = try await RolloutFixture.published(app)
+        var template = try await app.call(.get, "/v1/projects/shop-app/remoteConfig").json
         template["version"] = nil
         var parameters = template["parameters"] as? [String: Any] ?? [:]
         var banner = parameters["banner"] as? [String: Any] ?? [:]
@@ -31,14 +32,12 @@ import Testing
             let stepped = try await RolloutFixture.waitForSteps(app, rollout, 2)
             #expect(stepped.history.map(\.versionNumber) == ["2", "4"])
             let template = try await RolloutFixture.published(app)
-            let banner = (template["parameters"] as? [String: Any])?["banner"] as? [String: Any]
-            #expect((banner?["defaultValue"] as? [String: Any])?["value"] as? String == "winter sale")
-            let bannerValues = banner?["conditionalValues"] as? [String: Any]
-            #expect(bannerValues?.keys.contains("ios") == true)
-            let names = (template["conditions"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-            #expect(names == [rollout.conditionName, "ios"])
+            let banner = template["parameters"]?["banner"]
+            #expect(banner?["defaultValue"]?["value"]?.stringValue == "winter sale")
+            #expect(banner?["conditionalValues"]?.objectValue?.keys.contains("ios") == true)
+            #expect(RolloutFixture.conditionNames(template) == [rollout.conditionName, "ios"])
             let fetched = try await ClientCalls.fetch(app, key: key, ["appInstanceId": "x", "platform": "ANDROID"])
-            #expect((fetched.json["entries"] as? [String: Any])?["banner"] as? String == "winter sale")
+            #expect(try JSONValue(parsing: [UInt8](fetched.body))["entries"]?["banner"]?.stringValue == "winter sale")
         }
     }
 
@@ -62,7 +61,7 @@ import Testing
             #expect(resumed.status == 200, "\(resumed.text)")
             #expect(try RolloutFixture.decode(resumed).state == "RUNNING")
             let template = try await RolloutFixture.published(app)
-            let first = (template["conditions"] as? [[String: Any]])?.first?["name"] as? String
+            let first = RolloutFixture.conditionNames(template).first
             #expect(first == rollout.conditionName, "resuming put the step back")
             let done = try await RolloutFixture.waitForSteps(app, rollout, 3)
             #expect(done.history.map(\.percent) == [5, 25, 100])
@@ -106,9 +105,8 @@ import Testing
                 #expect(try await RolloutFixture.value(app, key: key, instance: "i-\(instance)") == "false")
             }
             let template = try await RolloutFixture.published(app)
-            let names = (template["conditions"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-            #expect(names == ["ios"])
-            #expect((template["version"] as? [String: Any])?["updateOrigin"] as? String == "ROLLOUT")
+            #expect(RolloutFixture.conditionNames(template) == ["ios"])
+            #expect(template["version"]?["updateOrigin"]?.stringValue == "ROLLOUT")
             #expect(try await RolloutFixture.act(app, rollout, "halt").status == 200)
             #expect(try await RolloutFixture.versions(app).count == 3, "a second halt publishes nothing")
             #expect(try await RolloutFixture.act(app, rollout, "resume").status == 409)
@@ -125,12 +123,10 @@ import Testing
             #expect(completed.status == 200, "\(completed.text)")
             #expect(try RolloutFixture.decode(completed).state == "COMPLETED")
             let template = try await RolloutFixture.published(app)
-            let parameter = (template["parameters"] as? [String: Any])?["new_checkout"] as? [String: Any]
-            #expect((parameter?["defaultValue"] as? [String: Any])?["value"] as? String == "true")
-            let conditional = parameter?["conditionalValues"] as? [String: Any]
-            #expect(conditional?.isEmpty != false)
-            let names = (template["conditions"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-            #expect(names == ["ios"])
+            let parameter = template["parameters"]?["new_checkout"]
+            #expect(parameter?["defaultValue"]?["value"]?.stringValue == "true")
+            #expect(parameter?["conditionalValues"]?.objectValue?.isEmpty != false)
+            #expect(RolloutFixture.conditionNames(template) == ["ios"])
             #expect(try await RolloutFixture.value(app, key: key, instance: "anyone") == "true")
             let listed = try await app.call(.get, RolloutFixture.base + "?state=COMPLETED")
             #expect(

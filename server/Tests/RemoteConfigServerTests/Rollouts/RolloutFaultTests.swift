@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -79,12 +80,14 @@ import Testing
         #expect(after?.currentStep == 4)
         try await Task.sleep(for: .milliseconds(1200))
         let versions = try await Self.call("GET", newBase + "/v1/projects/shop-app/remoteConfig:listVersions")
-        let list = versions.json["versions"] as? [[String: Any]] ?? []
+        let list = try JSONValue(parsing: [UInt8](versions.body))["versions"]?.arrayValue ?? []
         #expect(list.count == 6, "version 1 and one per step: \(list.count)")
-        #expect(list.prefix(5).allSatisfy { $0["updateOrigin"] as? String == "ROLLOUT" })
+        #expect(list.prefix(5).allSatisfy { $0["updateOrigin"]?.stringValue == "ROLLOUT" })
         #expect(Set(after?.history.map(\.versionNumber) ?? []).count == 5)
         let log = try await Self.call("GET", newBase + "/v1/projects/shop-app/auditLog?pageSize=1000")
-        let steps = (log.json["events"] as? [[String: Any]] ?? []).filter { $0["action"] as? String == "rollout.step" }
+        let steps = try APIDecoder.decode(AuditLogPage.self, from: [UInt8](log.body)).events.filter {
+            $0.action == "rollout.step"
+        }
         #expect(steps.count == 5)
     }
 

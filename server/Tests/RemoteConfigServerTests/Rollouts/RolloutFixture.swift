@@ -71,8 +71,13 @@ enum RolloutFixture {
     }
 
     /// The published template of `shop-app`.
-    static func published(_ app: TestApp.Session) async throws -> [String: Any] {
-        try await app.call(.get, "/v1/projects/shop-app/remoteConfig").json
+    static func published(_ app: TestApp.Session) async throws -> JSONValue {
+        try JSONValue(parsing: [UInt8](try await app.call(.get, "/v1/projects/shop-app/remoteConfig").body))
+    }
+
+    /// The names of a template's conditions, in order.
+    static func conditionNames(_ template: JSONValue) -> [String] {
+        (template["conditions"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
     }
 
     /// The versions of `shop-app`, newest first.
@@ -84,7 +89,7 @@ enum RolloutFixture {
     /// The audit actions of `shop-app`, oldest first.
     static func actions(_ app: TestApp.Session) async throws -> [String] {
         let reply = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=1000")
-        return (reply.json["events"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }.reversed()
+        return try reply.decode(AuditLogPage.self).events.map(\.action).reversed()
     }
 
     /// Makes the rollout's next step due now, as if its hold were over (the scheduler then publishes it).
@@ -117,7 +122,7 @@ enum RolloutFixture {
         -> String?
     {
         let reply = try await ClientCalls.fetch(app, key: key, ["appInstanceId": instance, "platform": platform])
-        return (reply.json["entries"] as? [String: Any])?["new_checkout"] as? String
+        return try JSONValue(parsing: [UInt8](reply.body))["entries"]?["new_checkout"]?.stringValue
     }
 
     /// Whether the contract's bucket puts `instance` in the rollout's condition at `percent`.

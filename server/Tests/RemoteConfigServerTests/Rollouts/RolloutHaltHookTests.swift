@@ -47,10 +47,8 @@ import Testing
             #expect(try await Self.halt(app, rollout, token: token).status == 200)
             #expect(try await RolloutFixture.versions(app).count == 3)
             let events = try await app.call(.get, "/v1/projects/shop-app/auditLog")
-            let halt = (events.json["events"] as? [[String: Any]] ?? []).first {
-                $0["action"] as? String == "rollout.halt"
-            }
-            #expect(halt?["actor"] as? String == "halt token of \(rollout.name)")
+            let halt = try events.decode(AuditLogPage.self).events.first { $0.action == "rollout.halt" }
+            #expect(halt?.actor == "halt token of \(rollout.name)")
         }
     }
 

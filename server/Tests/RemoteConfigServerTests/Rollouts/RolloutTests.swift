@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -23,17 +24,17 @@ import Testing
             #expect(rollout.nextStepTime != nil)
             #expect(rollout.author.key?.hasPrefix("apiKeys/") == true)
             #expect(rollout.history.map(\.versionNumber) == ["2"])
-            #expect(created.json.keys.contains("audience"), "every field is present, null when unset")
+            #expect(
+                try JSONValue(parsing: [UInt8](created.body)).objectValue?.keys.contains("audience") == true,
+                "every field is present, null when unset")
 
             let template = try await RolloutFixture.published(app)
-            let conditions = template["conditions"] as? [[String: Any]] ?? []
-            #expect(conditions.first?["name"] as? String == "rollout_\(id)", "first in the list")
-            #expect(conditions.first?["expression"] as? String == "percent('rollout_\(id)') <= 1")
-            let parameter = (template["parameters"] as? [String: Any])?["new_checkout"] as? [String: Any]
-            let values = parameter?["conditionalValues"] as? [String: Any]
-            #expect((values?["rollout_\(id)"] as? [String: Any])?["value"] as? String == "true")
-            let version = template["version"] as? [String: Any]
-            #expect(version?["updateOrigin"] as? String == "ROLLOUT")
+            let conditions = template["conditions"]?.arrayValue ?? []
+            #expect(conditions.first?["name"]?.stringValue == "rollout_\(id)", "first in the list")
+            #expect(conditions.first?["expression"]?.stringValue == "percent('rollout_\(id)') <= 1")
+            let values = template["parameters"]?["new_checkout"]?["conditionalValues"]
+            #expect(values?["rollout_\(id)"]?["value"]?.stringValue == "true")
+            #expect(template["version"]?["updateOrigin"]?.stringValue == "ROLLOUT")
 
             let done = try await RolloutFixture.waitForSteps(app, rollout, 3)
             #expect(done.history.map(\.percent) == [1, 10, 50])
@@ -47,7 +48,7 @@ import Testing
                 #expect(gap >= 0.99 && gap < 3, "a step followed the one before after \(gap) s (hold 1 s)")
             }
             let final = try await RolloutFixture.published(app)
-            let expression = (final["conditions"] as? [[String: Any]])?.first?["expression"] as? String
+            let expression = final["conditions"]?.arrayValue?.first?["expression"]?.stringValue
             #expect(expression == "percent('rollout_\(id)') <= 50")
             let versions = try await RolloutFixture.versions(app)
             #expect(versions.count == 4, "one version per step and nothing more")
@@ -65,7 +66,7 @@ import Testing
                 app, steps: [["percent": 0.5, "holdSeconds": 3600], ["percent": 100]], audience: "device.os == 'ios'")
             let id = RolloutFixture.id(rollout)
             let template = try await RolloutFixture.published(app)
-            let expression = (template["conditions"] as? [[String: Any]])?.first?["expression"] as? String
+            let expression = template["conditions"]?.arrayValue?.first?["expression"]?.stringValue
             #expect(expression == "(device.os == 'ios') && percent('rollout_\(id)') <= 0.5")
             #expect(rollout.audience == "device.os == 'ios'")
         }

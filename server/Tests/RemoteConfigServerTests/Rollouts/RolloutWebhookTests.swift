@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -8,14 +9,14 @@ import Testing
 /// the change they report; a refused rollout records nothing.
 @Suite struct RolloutWebhookTests {
     /// The event types in `shop-app`'s outbox, oldest first, with their data.
-    static func outbox(_ app: TestApp.Session) async throws -> [(String, [String: Any])] {
+    static func outbox(_ app: TestApp.Session) async throws -> [(String, JSONValue)] {
         try await app.database.run { client in
             var events: [(String, String)] = []
             let rows = try await client.query(
                 "SELECT event_type, data::text FROM webhook_deliveries WHERE project_id = 'shop-app' ORDER BY seq")
             for try await row in rows.decode((String, String).self) { events.append(row) }
             return events
-        }.map { ($0.0, (try? JSONSerialization.jsonObject(with: Data($0.1.utf8))) as? [String: Any] ?? [:]) }
+        }.map { ($0.0, try JSONValue(parsing: Array($0.1.utf8))) }
     }
 
     @Test func startedHaltedAndCompletedGoToWebhooks() async throws {
@@ -39,11 +40,11 @@ import Testing
 
             let events = try await Self.outbox(app)
             #expect(events.map(\.0) == ["rollout.started", "rollout.halted", "rollout.started", "rollout.completed"])
-            #expect(events.first?.1["rollout"] as? String == first.name)
-            #expect(events.first?.1["versionNumber"] as? String == "2")
-            #expect(events[1].1["state"] as? String == "HALTED")
-            #expect(events[1].1["versionNumber"] as? String == "3")
-            #expect(events[3].1["parameter"] as? String == "new_checkout")
+            #expect(events.first?.1["rollout"]?.stringValue == first.name)
+            #expect(events.first?.1["versionNumber"]?.stringValue == "2")
+            #expect(events[1].1["state"]?.stringValue == "HALTED")
+            #expect(events[1].1["versionNumber"]?.stringValue == "3")
+            #expect(events[3].1["parameter"]?.stringValue == "new_checkout")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
@@ -18,20 +19,21 @@ import Testing
                 try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect(run.status == 200, "\(run.text)")
-                #expect(run.json["result"] as? String == "CHANGE_REQUEST")
-                let name = try #require(run.json["changeRequest"] as? String)
+                #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "CHANGE_REQUEST")
+                let name = try #require((try run.decode(RemoteConfigAPI.StoreLink.self).changeRequest))
                 // Nothing is published until people approve.
                 #expect(try await StoreSyncFixture.versions(app).count == 1)
                 #expect(try await StoreSyncFixture.entries(app, key)["current_version"] != "2.4.0")
-                let request = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/\(name)").json
-                #expect(request["state"] as? String == "OPEN")
-                #expect((request["description"] as? String)?.contains("2.4.0") == true)
+                let request = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/\(name)")
+                    .decode(ChangeRequest.self)
+                #expect(request.state == "OPEN")
+                #expect(request.description.contains("2.4.0"))
 
                 // The same store version again does not open a second request.
                 let again = try await app.call(.post, StoreSyncFixture.run)
-                #expect(again.json["changeRequest"] as? String == name)
-                let open = try await app.call(.get, Self.changeRequests).json["changeRequests"] as? [Any]
-                #expect(open?.count == 1)
+                #expect((try again.decode(RemoteConfigAPI.StoreLink.self).changeRequest) == name)
+                let open = try await app.call(.get, Self.changeRequests).decode(ChangeRequestList.self).changeRequests
+                #expect(open.count == 1)
 
                 // Approved by a person and published, the store's value is served.
                 let reviewer = try await app.createKey(role: "editor", project: "shop-app")
@@ -56,14 +58,15 @@ import Testing
                 try await app.call(
                     .put, StoreSyncFixture.path, json: StoreSyncFixture.link(extra: ["autoApprove": true]))
                 let run = try await app.call(.post, StoreSyncFixture.run)
-                #expect(run.json["result"] as? String == "CHANGE_REQUEST", "\(run.text)")
-                let name = try #require(run.json["changeRequest"] as? String)
+                #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "CHANGE_REQUEST", "\(run.text)")
+                let name = try #require((try run.decode(RemoteConfigAPI.StoreLink.self).changeRequest))
                 let followed = try await StoreSyncFixture.eventually {
                     try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0"
                 }
                 #expect(followed, "the auto-approved request was not published")
-                let request = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/\(name)").json
-                #expect(request["state"] as? String == "PUBLISHED")
+                let request = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/\(name)")
+                    .decode(ChangeRequest.self)
+                #expect(request.state == "PUBLISHED")
                 let version = try #require(try await StoreSyncFixture.versions(app).first)
                 #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
                 #expect((version["description"] as? String)?.contains("2.4.0") == true)

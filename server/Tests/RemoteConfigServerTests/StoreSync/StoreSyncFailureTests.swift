@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
@@ -34,11 +35,12 @@ import Testing
                     store.answer(answer)
                     let run = try await app.call(.post, StoreSyncFixture.run)
                     #expect(run.status == 200, "\(answer): \(run.text)")
-                    #expect(run.json["result"] as? String == "FAILED", "\(answer): \(run.text)")
-                    let error = run.json["lastError"] as? String ?? ""
+                    #expect(
+                        (try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED", "\(answer): \(run.text)")
+                    let error = (try run.decode(RemoteConfigAPI.StoreLink.self).lastError) ?? ""
                     #expect(error.contains(expected), "\(answer): \(error)")
-                    #expect(run.json["consecutiveFailures"] as? Int == index + 1)
-                    let time = (run.json["lastSyncTime"] as? String).flatMap { RFC3339.parse($0) }
+                    #expect((try run.decode(RemoteConfigAPI.StoreLink.self).consecutiveFailures) == index + 1)
+                    let time = (try run.decode(RemoteConfigAPI.StoreLink.self).lastSyncTime)
                     #expect(time != nil)
                     if let time, let previousTime { #expect(time >= previousTime) }
                     previousTime = time
@@ -52,9 +54,9 @@ import Testing
                 // The store is back: the next sync publishes and the failures are forgotten.
                 store.answer(.listing(version: "2.4.0"))
                 let run = try await app.call(.post, StoreSyncFixture.run)
-                #expect(run.json["result"] as? String == "PUBLISHED")
-                #expect(run.json["lastError"] is NSNull)
-                #expect(run.json["consecutiveFailures"] as? Int == 0)
+                #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "PUBLISHED")
+                #expect((try run.decode(RemoteConfigAPI.StoreLink.self).lastError) == nil)
+                #expect((try run.decode(RemoteConfigAPI.StoreLink.self).consecutiveFailures) == 0)
                 #expect(try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0")
             }
         }
@@ -67,8 +69,10 @@ import Testing
             try await app.publish("shop-app", TemplateFixtures.forceUpdate())
             try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
             let run = try await app.call(.post, StoreSyncFixture.run)
-            #expect(run.json["result"] as? String == "FAILED")
-            #expect((run.json["lastError"] as? String)?.contains("could not be reached") == true, "\(run.text)")
+            #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED")
+            #expect(
+                (try run.decode(RemoteConfigAPI.StoreLink.self).lastError)?.contains("could not be reached") == true,
+                "\(run.text)")
             #expect(try await StoreSyncFixture.versions(app).count == 1)
         }
     }
@@ -82,11 +86,12 @@ import Testing
                 try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link(enabled: true))
                 #expect(
                     try await StoreSyncFixture.eventually {
-                        try await app.call(.get, StoreSyncFixture.path).json["consecutiveFailures"] as? Int == 1
+                        try await app.call(.get, StoreSyncFixture.path).decode(RemoteConfigAPI.StoreLink.self)
+                            .consecutiveFailures == 1
                     })
-                let status = try await app.call(.get, StoreSyncFixture.path).json
-                let last = try #require((status["lastSyncTime"] as? String).flatMap { RFC3339.parse($0) })
-                let next = try #require((status["nextSyncTime"] as? String).flatMap { RFC3339.parse($0) })
+                let status = try await app.call(.get, StoreSyncFixture.path).decode(RemoteConfigAPI.StoreLink.self)
+                let last = try #require(status.lastSyncTime)
+                let next = try #require(status.nextSyncTime)
                 #expect(abs(next.timeIntervalSince(last) - 60) < 5, "first retry after \(next.timeIntervalSince(last))")
                 // Not hammered: the failed link is not tried again meanwhile.
                 #expect(store.requests.count == 1)
@@ -111,9 +116,10 @@ import Testing
                 template["parameters"] = parameters
                 #expect(try await app.publish("shop-app", template).status == 200)
                 let run = try await app.call(.post, StoreSyncFixture.run)
-                #expect(run.json["result"] as? String == "FAILED")
+                #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED")
                 #expect(
-                    (run.json["lastError"] as? String)?.contains("current_version is NUMBER") == true, "\(run.text)")
+                    (try run.decode(RemoteConfigAPI.StoreLink.self).lastError)?.contains("current_version is NUMBER")
+                        == true, "\(run.text)")
                 #expect(try await StoreSyncFixture.versions(app).count == 2)
             }
         }

@@ -2,6 +2,7 @@ import CZlib
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
@@ -62,8 +63,8 @@ import Testing
                     let start = Self.peakMemory()
                     let run = try await app.call(.post, StoreSyncFixture.run)
                     let grown = Self.peakMemory() - start
-                    #expect(run.json["result"] as? String == "FAILED", "\(run.text)")
-                    let error = run.json["lastError"] as? String ?? ""
+                    #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED", "\(run.text)")
+                    let error = (try run.decode(RemoteConfigAPI.StoreLink.self).lastError) ?? ""
                     let refused = headers["Content-Encoding"] == nil ? "unusable" : "compressed body"
                     #expect(error.contains(refused), "\(error)")
                     // The lookup unpacks nothing and reads at most 2 MiB. Unpacking this bomb took over 2 GiB
@@ -84,8 +85,10 @@ import Testing
                 try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
                 store.answer(.raw(status: 200, headers: ["Content-Type": "text/javascript"], body: body))
                 let run = try await app.call(.post, StoreSyncFixture.run)
-                #expect(run.json["result"] as? String == "FAILED", "\(run.text)")
-                #expect((run.json["lastError"] as? String)?.contains("more than 2097152 bytes") == true, "\(run.text)")
+                #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED", "\(run.text)")
+                #expect(
+                    (try run.decode(RemoteConfigAPI.StoreLink.self).lastError)?.contains("more than 2097152 bytes")
+                        == true, "\(run.text)")
             }
         }
     }
@@ -107,8 +110,10 @@ import Testing
                     for answer in answers {
                         store.answer(answer)
                         let run = try await app.call(.post, StoreSyncFixture.run)
-                        #expect(run.json["result"] as? String == "FAILED", "\(answer): \(run.text)")
-                        let error = run.json["lastError"] as? String ?? ""
+                        #expect(
+                            (try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED",
+                            "\(answer): \(run.text)")
+                        let error = (try run.decode(RemoteConfigAPI.StoreLink.self).lastError) ?? ""
                         #expect(error.contains("redirects are not followed"), "\(answer): \(error)")
                     }
                     #expect(elsewhere.requests.isEmpty, "\(elsewhere.requests)")

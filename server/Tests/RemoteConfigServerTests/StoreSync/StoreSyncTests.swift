@@ -116,11 +116,10 @@ enum StoreSyncFixture {
                 let roundTrip = try await app.call(.put, StoreSyncFixture.path, raw: .init(data: read.body))
                 #expect(roundTrip.status == 200, "\(roundTrip.text)")
 
-                let audit = try await app.call(.get, "/v1/projects/shop-app/auditLog").json
-                let events = audit["events"] as? [[String: Any]] ?? []
-                let update = try #require(events.first { $0["action"] as? String == "storeSync.update" })
-                #expect((update["detail"] as? [String: Any])?["appStoreId"] as? String == "123456789")
-                #expect(update["actorKey"] != nil)
+                let events = try await app.call(.get, "/v1/projects/shop-app/auditLog").decode(AuditLogPage.self).events
+                let update = try #require(events.first { $0.action == "storeSync.update" })
+                #expect(update.detail["appStoreId"]?.stringValue == "123456789")
+                #expect(update.actorKey != nil)
                 // Only the link changed: the template is as it was.
                 #expect(try await StoreSyncFixture.versions(app).count == 1)
             }
@@ -163,7 +162,14 @@ enum StoreSyncFixture {
                 let several = try await app.call(
                     .put, StoreSyncFixture.path,
                     json: StoreSyncFixture.link(extra: ["intervalSeconds": 10, "country": "x"]))
-                #expect(Set(several.errorFields) == ["intervalSeconds", "country"])
+                #expect(several.errorFields == ["country", "intervalSeconds"])
+                #expect(
+                    several.errorBody?.error.message
+                        == "the store link is not valid: country must be a two-letter storefront code such as us or jp"
+                        + " (and 1 more problems)", "\(several.text)")
+                #expect(
+                    several.errorBody?.error.details?.last?.message == "intervalSeconds must be at least 60",
+                    "\(several.text)")
                 #expect(try await app.call(.get, StoreSyncFixture.path).text == before)
             }
         }
@@ -192,9 +198,8 @@ enum StoreSyncFixture {
                 #expect(version["updateOrigin"] as? String == "STORE_SYNC")
                 #expect((version["description"] as? String)?.contains("2.4.0") == true)
                 #expect(version["updateType"] as? String == "INCREMENTAL_UPDATE")
-                let audit = try await app.call(.get, "/v1/projects/shop-app/auditLog").json
-                let events = audit["events"] as? [[String: Any]] ?? []
-                #expect(events.first?["action"] as? String == "template.publish")
+                let events = try await app.call(.get, "/v1/projects/shop-app/auditLog").decode(AuditLogPage.self).events
+                #expect(events.first?.action == "template.publish")
 
                 // The same answer again changes nothing: no new version.
                 let again = try await app.call(.post, StoreSyncFixture.run)
