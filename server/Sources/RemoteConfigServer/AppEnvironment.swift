@@ -46,6 +46,8 @@ public struct AppEnvironment: Sendable {
     public let fetchRateLimit: Double?
     /// The fetch route, shared by the event-loop fast path and the router.
     let fetch: FetchEndpoint
+    /// The stream route, shared by the event-loop fast path and the router.
+    let stream: StreamEndpoint
     /// Threads for CPU-heavy work; a service of the application built around this environment.
     let heavyWork: HeavyWork
     /// What client answers this server counted and has not written yet.
@@ -55,13 +57,14 @@ public struct AppEnvironment: Sendable {
     /// One line per answered request, whichever way it came in; a service of the application.
     public let accessLog: AccessLog
 
+    /// `accessLog` replaces the one made from `logger` (a test reads the lines it writes).
     public init(
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
         fetchRateLimit: Double? = nil, maxStreams: Int = .max, maxStreamsPerKey: Int? = nil,
         cors: CORSPolicy = .none,
         storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10),
         insightsEnabled: Bool = true, insightsSampleSize: Int = 10_000,
-        webhookSettings: WebhookSettings = WebhookSettings()
+        webhookSettings: WebhookSettings = WebhookSettings(), accessLog: AccessLog? = nil
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.cors = cors
@@ -83,7 +86,8 @@ public struct AppEnvironment: Sendable {
         self.streams = streams
         let metrics = ServerMetrics()
         self.metrics = metrics
-        self.accessLog = AccessLog(logger: logger, metrics: metrics)
+        let accessLog = accessLog ?? AccessLog(logger: logger, metrics: metrics)
+        self.accessLog = accessLog
         let insightsRecorder = InsightsRecorder(enabled: insightsEnabled, sampleSize: insightsSampleSize)
         self.insightsRecorder = insightsRecorder
         let insights = InsightsStore(database: database)
@@ -96,6 +100,9 @@ public struct AppEnvironment: Sendable {
             published: published, clientKeys: clientKeys, metrics: metrics,
             rateLimiter: fetchRateLimit.map { FetchRateLimiter(rate: $0) }, heavyWork: heavyWork, cors: cors,
             insights: insightsRecorder, logger: logger)
+        self.stream = StreamEndpoint(
+            hub: streams, published: published, clientKeys: clientKeys, metrics: metrics, cors: cors,
+            accessLog: accessLog)
         published.observe { project, version in
             metrics.cacheReload()
             // Fanning out to thousands of streams takes a while: not on the publishing request's time.

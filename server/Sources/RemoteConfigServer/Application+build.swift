@@ -29,11 +29,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     // Client routes take their key as `?key=` too.
     let clientRoutes = routes.accepting(["key"])
     ClientCallController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
-    StreamController(
-        published: environment.published, clientKeys: environment.clientKeys, hub: environment.streams,
-        metrics: environment.metrics
-    )
-    .addRoutes(to: clientRoutes)
+    StreamController(endpoint: environment.stream).addRoutes(to: clientRoutes)
     // Project routes share the one access check and the one publish path, injected, as the scheduler gets it.
     let access = ProjectAccess(auth: auth, projects: environment.projects)
     let publishing = environment.publishing
@@ -114,14 +110,13 @@ public func buildApplication(
         responder: ChildTaskResponder(base: router.buildResponder()),
         server: .leanHTTP1(
             fetch: environment.fetch,
-            stream: StreamEndpoint(
-                hub: environment.streams, published: environment.published, clientKeys: environment.clientKeys,
-                metrics: environment.metrics, cors: environment.cors),
+            stream: environment.stream,
             accessLog: environment.accessLog,
             headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout
         ),
         configuration: .init(
-            address: .hostname(configuration.host, port: configuration.port), serverName: "remote-config"),
+            address: .hostname(configuration.host, port: configuration.port), serverName: ServerConfiguration.serverName
+        ),
         onServerRunning: { channel in
             // Connections beyond what the open-files limit allows are refused at once (see AcceptGuard).
             let capacity = ConnectionCapacity.connections(openFiles: ConnectionCapacity.openFilesLimit)

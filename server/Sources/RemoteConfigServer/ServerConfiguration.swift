@@ -3,6 +3,9 @@ import Logging
 
 /// Everything `serve` needs, built once from flags and `RC_*` variables and validated before start-up.
 public struct ServerConfiguration: Sendable {
+    /// The `Server` header of every answer, the router's and the fronts'.
+    static let serverName = "remote-config"
+
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
     /// nil: start an embedded PostgreSQL under `dataDirectory`.

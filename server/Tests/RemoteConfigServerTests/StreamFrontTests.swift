@@ -73,4 +73,87 @@ import Testing
             #expect(try await stream.next()?.id == "2")
         }
     }
+
+    /// A request the front used to hand to the router, one with a key this server has not read yet (created
+    /// on another replica, say), is served on the loop once the key is looked up; a stream request after
+    /// another request on the same connection still goes to the router, onto the same endpoint. A client
+    /// cannot tell either from a plain one: the same head, opening and events, the same access-log line.
+    @Test func aKeyLookedUpFirstAndTheRouterAnswerExactlyLikeThePlainRequest() async throws {
+        let captured = AccessLogTests.Captured()
+        let accessLog = AccessLog(label: "remote-config", level: .info, output: captured.output)
+        // No periodic reread of the keys: this server learns the forgotten key only by looking it up.
+        let noReread: (inout ServerConfiguration) -> Void = { $0.cacheCheckInterval = .seconds(3600) }
+        try await TestApp.live(accessLog: accessLog, configure: noReread) { app in
+            try await app.createProject("shop-app")
+            let key = try await app.createKey(role: "client", project: "shop-app")
+            try await ClientCalls.publish(app, "1.0.0")
+            let headers = ["X-API-Key": key.secret]
+
+            // The server forgets every key, as one that has not read this key yet.
+            app.clientKeys.apply([])
+            let refreshes = app.clientKeys.refreshCount
+            let lookedUp = try SSEClient(port: app.port, path: Self.path, headers: headers)
+            let lookedUpHead = try await lookedUp.head()
+            #expect(app.clientKeys.refreshCount == refreshes + 1, "the key was looked up")
+            #expect(app.streams.servedOnLoops == 1, "and the stream served on the loop")
+
+            let plain = try SSEClient(port: app.port, path: Self.path, headers: headers)
+            let plainHead = try await plain.head()
+            #expect(app.streams.servedOnLoops == 2)
+
+            let routed = try SSEClient(
+                port: app.port, path: Self.path, headers: headers, first: "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            _ = try await routed.head()
+            // What follows the health check's head: its body, then the stream's head.
+            let afterHealth = try await routed.head()
+            let routedHead = String(afterHealth[try #require(afterHealth.range(of: "HTTP/1.1 ")).lowerBound...])
+            #expect(app.streams.count == 3)
+            #expect(app.streams.servedOnLoops == 2, "after another request, the router serves the stream")
+
+            let heads = [lookedUpHead, plainHead, routedHead]
+            #expect(Self.fields(plainHead).contains("content-type: text/event-stream; charset=utf-8"))
+            #expect(Self.fields(plainHead).contains("date"), "a Date header, as every answer of the router has")
+            for head in heads { #expect(Self.fields(head) == Self.fields(plainHead), "\(head)\n\(plainHead)") }
+            for stream in [lookedUp, plain, routed] {
+                #expect(try await stream.next()?.retry == "2000")
+                let current = try await stream.next()
+                #expect(current?.event == "version")
+                #expect(current?.id == "1")
+                #expect(current?.data == #"{"latestTemplateVersionNumber": "1"}"#)
+            }
+            try await ClientCalls.publish(app, "1.0.1")
+            for stream in [lookedUp, plain, routed] { #expect(try await stream.next()?.id == "2") }
+
+            // One line each, with the id its client got, the same but for the id and the duration.
+            accessLog.flush()
+            let lines = captured.lines.filter { $0.contains("remoteConfig:stream") }
+            #expect(lines.count == 3, "\(lines)")
+            let ids = heads.map { head in
+                Self.fields(head, keepingRequestID: true).first { $0.hasPrefix("x-request-id: ") }?.dropFirst(14)
+            }
+            for id in ids {
+                let line = lines.first { $0.contains(" hb.request.id=\(id ?? "none") ") }
+                #expect(
+                    line?.hasSuffix("[RemoteConfigServer] GET /v1/projects/shop-app/remoteConfig:stream 200") == true)
+            }
+            let shapes = Set(
+                lines.map { line in
+                    // Without the time, the duration's and the id's values.
+                    line.split(separator: " ").dropFirst().map { word in
+                        word.hasPrefix("duration_ms=") || word.hasPrefix("hb.request.id=")
+                            ? String(word.prefix { $0 != "=" }) : String(word)
+                    }.joined(separator: " ")
+                })
+            #expect(shapes.count == 1, "\(shapes)")
+        }
+    }
+
+    /// A response head's lines, lowercased and sorted; the values of the date and (unless asked for) the
+    /// request id left out.
+    static func fields(_ head: String, keepingRequestID: Bool = false) -> [String] {
+        head.lowercased().components(separatedBy: "\r\n").map { line in
+            if line.hasPrefix("date: ") { return "date" }
+            return !keepingRequestID && line.hasPrefix("x-request-id: ") ? "x-request-id" : line
+        }.sorted()
+    }
 }

@@ -27,11 +27,12 @@ public struct TestApp {
         try await run(url: try await TestCluster.shared.makeDatabase(), routes: routes, body)
     }
 
-    /// Runs `body` against an application on the database at `url` (a second run is a restart).
+    /// Runs `body` against an application on the database at `url` (a second run is a restart), writing its
+    /// access log to `accessLog` when given (the default is off, at the tests' `warning` level).
     @discardableResult
     public static func run<T: Sendable>(
         url: DatabaseURL, routes: RouteTable = RouteTable(), live: Bool = false,
-        databaseDeadline: Duration = .seconds(5),
+        databaseDeadline: Duration = .seconds(5), accessLog: AccessLog? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         environment adjust: (inout AppEnvironment) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
     ) async throws -> T {
@@ -51,7 +52,7 @@ public struct TestApp {
             maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
             storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
             insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize,
-            webhookSettings: configuration.webhooks)
+            webhookSettings: configuration.webhooks, accessLog: accessLog)
         adjust(&adjusted)
         let environment = adjusted
         let app = PoolFirstApplication(
@@ -69,9 +70,12 @@ public struct TestApp {
     /// Runs `body` against an application listening on a real loopback port (streams need one).
     @discardableResult
     public static func live<T: Sendable>(
-        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
+        accessLog: AccessLog? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (Session) async throws -> T
     ) async throws -> T {
-        try await run(url: try await TestCluster.shared.makeDatabase(), live: true, configure: configure, body)
+        try await run(
+            url: try await TestCluster.shared.makeDatabase(), live: true, accessLog: accessLog, configure: configure,
+            body)
     }
 
     /// A client bound to one application, with JSON helpers.

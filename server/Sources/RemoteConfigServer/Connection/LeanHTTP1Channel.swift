@@ -36,9 +36,7 @@ struct LeanHTTP1Channel: ServerChildChannel {
                 try pipeline.addHandler(front, position: .after(watcher))
             }
             if let stream {
-                let streamFront = StreamFront(
-                    hub: stream.hub, published: stream.published, clientKeys: stream.clientKeys,
-                    metrics: stream.metrics, cors: stream.cors, deadlines: deadlines, accessLog: accessLog)
+                let streamFront = StreamFront(endpoint: stream, deadlines: deadlines)
                 if let front {
                     try pipeline.addHandler(streamFront, position: .after(front))
                 } else {

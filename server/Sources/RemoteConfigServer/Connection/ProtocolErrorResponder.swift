@@ -1,3 +1,4 @@
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -45,7 +46,7 @@ final class ProtocolErrorResponder: ChannelDuplexHandler, RemovableChannelHandle
         let requestID = RequestID.make()
         let headers = HTTPHeaders([
             ("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(body.readableBytes)),
-            ("X-Request-Id", requestID), ("Connection", "close"),
+            (HTTPField.Name.requestID.rawName, requestID), ("Connection", "close"),
         ])
         // Nothing of a request the parser refused is known for sure, not even its method: "-" for both, as
         // nginx logs such a request.

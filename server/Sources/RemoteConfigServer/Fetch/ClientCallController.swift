@@ -31,7 +31,7 @@ struct ClientCallController {
             }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         var call = FetchCall(
-            route: route, apiKeyHeader: request.headers[ClientAuth.header],
+            route: route, apiKeyHeader: request.headers[.apiKey],
             query: request.uri.query.map { Substring($0) }, ifNoneMatch: request.headers[.ifNoneMatch],
             acceptsGzip: AcceptEncoding.acceptsGzip(request.headers), body: body)
         if kind != .fetch {

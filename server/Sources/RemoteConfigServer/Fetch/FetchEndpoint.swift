@@ -66,9 +66,7 @@ final class FetchEndpoint: Sendable {
         var step = firstStep(call, keyMemo: &memo)
         do {
             if case .lookUpKey(let secret) = step {
-                guard let key = try await clientKeys.lookup(secret: secret) else {
-                    throw APIError.unauthenticated("the client key is not valid or was revoked")
-                }
+                guard let key = try await clientKeys.lookup(secret: secret) else { throw ClientAuth.invalidKey }
                 step = try afterKey(key, secret: secret, call)
             }
             if case .evaluateOffLoop(let work) = step {
@@ -88,14 +86,13 @@ final class FetchEndpoint: Sendable {
             try QueryParameters.check(call.query, allowed: call.route.kind.queryParameters)
             guard let secret = Self.secret(of: call), !secret.isEmpty else {
                 switch call.route {
-                case .fetch: throw APIError.unauthenticated("missing client key: send X-API-Key or ?key=")
-                case .ofrepFlags, .ofrepFlag:
-                    throw APIError.unauthenticated("missing client key: send Authorization: Bearer or X-API-Key")
+                case .fetch: throw ClientAuth.missingKey
+                case .ofrepFlags, .ofrepFlag: throw ClientAuth.missingOFREPKey
                 }
             }
             switch clientKeys.cached(secret: secret, memo: &keyMemo) {
             case .known(let key): return try afterKey(key, secret: secret, call)
-            case .unknown: throw APIError.unauthenticated("the client key is not valid or was revoked")
+            case .unknown: throw ClientAuth.invalidKey
             case .notCached: return .lookUpKey(secret: secret)
             }
         } catch {
@@ -114,12 +111,10 @@ final class FetchEndpoint: Sendable {
     }
 
     private func afterKey(_ key: ClientKeys.Key, secret: String, _ call: FetchCall) throws -> Step {
-        guard key.role == .client else {
-            throw APIError.permissionDenied("this route takes a client key; admin keys go in Authorization")
-        }
+        guard key.role == .client else { throw ClientAuth.notClientKey }
         guard let project = key.project else { throw APIError.permissionDenied("this key belongs to no project") }
         if case .fetch(let path) = call.route, !project.utf8.elementsEqual(path.utf8) {
-            throw APIError.permissionDenied("the client key belongs to another project")
+            throw ClientAuth.otherProject
         }
         if let rateLimiter, let wait = rateLimiter.admit(key: key.id) {
             throw APIError(

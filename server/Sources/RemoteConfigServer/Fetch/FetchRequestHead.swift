@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The head of a client call, `POST /v1/projects/{p}/remoteConfig:fetch` or an OFREP evaluation
 /// (`POST /ofrep/v1/evaluate/flags[/{key}]`), read straight from the connection's bytes by `FetchFront`.
 ///
@@ -168,24 +170,33 @@ struct FetchRequestHead: Sendable, Equatable {
                 }
             }
 
+            /// Whether `bytes` is `name`, ignoring ASCII case: this server's own names, spelt once.
+            static func equals(_ bytes: some HeadBytes, _ name: HTTPField.Name) -> Bool {
+                bytes.count == name.canonicalName.utf8.count
+                    && zip(bytes, name.canonicalName.utf8).allSatisfy {
+                        ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1
+                    }
+            }
+
             init?(name: Bytes) {
                 func named(_ lowercase: StaticString) -> Bool { Self.equalsLowercase(name, lowercase) }
+                func named(_ field: HTTPField.Name) -> Bool { Self.equals(name, field) }
                 switch name.count {
                 case 4 where named("host"): self = .host
                 case 6 where named("expect"): self = .refused
-                case 6 where named("origin"): self = .webOrigin
+                case 6 where named(.origin): self = .webOrigin
                 case 7 where named("upgrade"): self = .refused
-                case 9 where named("x-api-key"): self = .apiKey
+                case 9 where named(.apiKey): self = .apiKey
                 case 10 where named("connection"): self = .connection
-                case 12 where named("x-request-id"): self = .requestID
+                case 12 where named(.requestID): self = .requestID
                 case 13 where named("if-none-match"): self = .ifNoneMatch
                 case 13 where named("authorization"): self = .authorization
                 case 14 where named("content-length"): self = .contentLength
                 case 15 where named("accept-encoding"): self = .acceptEncoding
                 case 16 where named("content-encoding"): self = .refused
-                case 16 where named("x-forwarded-host"): self = .forwardedHost
+                case 16 where named(.forwardedHost): self = .forwardedHost
                 case 17 where named("transfer-encoding"): self = .refused
-                case 17 where named("x-forwarded-proto"): self = .forwardedProto
+                case 17 where named(.forwardedProto): self = .forwardedProto
                 default: return nil
                 }
             }
@@ -245,9 +256,9 @@ struct FetchRequestHead: Sendable, Equatable {
             else { return nil }
             let target = line[(space + 1)..<(line.endIndex - version.count)]
             guard !target.contains(0x20) else { return nil }
-            if target.starts(with: "/ofrep/".utf8) { return ofrepTarget(target) }
-            guard target.starts(with: "/v1/projects/".utf8) else { return nil }
-            let rest = target.dropFirst("/v1/projects/".utf8.count)
+            if target.starts(with: ClientPaths.ofrepFlags.utf8) { return ofrepTarget(target) }
+            guard target.starts(with: ClientPaths.projects.utf8) else { return nil }
+            let rest = target.dropFirst(ClientPaths.projects.utf8.count)
             let project = rest.prefix { $0 != UInt8(ascii: "/") }
             guard !project.isEmpty, project.count <= 63,
                 project.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
@@ -268,7 +279,7 @@ struct FetchRequestHead: Sendable, Equatable {
         /// `/ofrep/v1/evaluate/flags[/{key}][?query]`, with a key as parameter keys are (`A-Z a-z 0-9 _`, at
         /// most 256) and a query of visible ASCII.
         private static func ofrepTarget(_ target: Bytes) -> FetchRequestHead? {
-            let path = "/ofrep/v1/evaluate/flags".utf8
+            let path = ClientPaths.ofrepFlags.utf8
             guard target.starts(with: path) else { return nil }
             var rest = target.dropFirst(path.count)
             var flagKey: String?

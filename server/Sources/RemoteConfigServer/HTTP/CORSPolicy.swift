@@ -61,8 +61,9 @@ public struct CORSPolicy: Sendable, Equatable {
     /// The methods the client routes take from a browser.
     static let allowedMethods = "GET, POST, OPTIONS"
     /// The request headers a browser may send: those the SDKs and OpenFeature providers send.
-    static let allowedHeaders =
-        "content-type, x-api-key, authorization, if-none-match, last-event-id, x-request-id, accept"
+    static let allowedHeaders = [
+        HTTPField.Name.contentType, .apiKey, .authorization, .ifNoneMatch, .lastEventID, .requestID, .accept,
+    ].map(\.canonicalName).joined(separator: ", ")
     /// How long a browser may reuse a preflight's answer, in seconds.
     static let maxAge = "3600"
 
@@ -94,12 +95,13 @@ public struct CORSPolicy: Sendable, Equatable {
         // A leading "/" makes an empty first segment.
         guard segments.first?.isEmpty == true else { return false }
         let parts = segments.dropFirst()
-        if parts.count == 4, parts.first == "v1", parts.dropFirst().first == "projects" {
+        if parts.count == 4, parts.prefix(2).elementsEqual(ClientPaths.projects.split(separator: "/"), by: { $0 == $1 })
+        {
             let last = parts.last!
             return !parts.dropFirst(2).first!.isEmpty
-                && (last == "remoteConfig:fetch" || last == "remoteConfig:stream")
+                && (last == ClientPaths.fetchSuffix.dropFirst() || last == ClientPaths.streamSuffix.dropFirst())
         }
-        let ofrep = ["ofrep", "v1", "evaluate", "flags"]
+        let ofrep = ClientPaths.ofrepFlags.split(separator: "/")
         guard parts.count == 4 || parts.count == 5, parts.prefix(4).elementsEqual(ofrep, by: { $0 == $1 }) else {
             return false
         }

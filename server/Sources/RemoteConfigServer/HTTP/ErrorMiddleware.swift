@@ -26,7 +26,3 @@ struct ErrorMiddleware: RouterMiddleware {
         }
     }
 }
-
-extension HTTPField.Name {
-    static let requestID = Self("X-Request-Id")!
-}

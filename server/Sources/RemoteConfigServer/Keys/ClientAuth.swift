@@ -1,27 +1,30 @@
 import HTTPTypes
-import Hummingbird
 
-/// Client-key checks shared by fetch and stream: `X-API-Key` or `?key=`.
+/// The client-key rules of the client routes (fetch, OFREP, stream) and their error answers, defined once.
 enum ClientAuth {
-    static let header = HTTPField.Name("X-API-Key")!
+    /// 401: a fetch or a stream came without a key.
+    static let missingKey = APIError.unauthenticated(
+        "missing client key: send \(HTTPField.Name.apiKey.rawName) or ?key=")
+    /// 401: an OFREP call came without a key.
+    static let missingOFREPKey = APIError.unauthenticated(
+        "missing client key: send Authorization: Bearer or \(HTTPField.Name.apiKey.rawName)")
+    /// 401: no active key has this secret.
+    static let invalidKey = APIError.unauthenticated("the client key is not valid or was revoked")
+    /// 403: an admin key on a client route.
+    static let notClientKey = APIError.permissionDenied(
+        "this route takes a client key; admin keys go in Authorization")
+    /// 403: another project's client key.
+    static let otherProject = APIError.permissionDenied("the client key belongs to another project")
 
-    /// 401 without a valid key, 403 for a key that is not this project's client key.
-    @discardableResult
-    static func require(_ request: Request, project: String, keys: ClientKeys) async throws -> ClientKeys.Key {
-        guard let secret = request.headers[header] ?? request.uri.queryParameters.get("key").map({ String($0) }),
-            !secret.isEmpty
-        else {
-            throw APIError.unauthenticated("missing client key: send X-API-Key or ?key=")
-        }
-        guard let key = try await keys.lookup(secret: secret) else {
-            throw APIError.unauthenticated("the client key is not valid or was revoked")
-        }
-        guard key.role == .client else {
-            throw APIError.permissionDenied("this route takes a client key; admin keys go in Authorization")
-        }
-        guard key.project == project else {
-            throw APIError.permissionDenied("the client key belongs to another project")
-        }
-        return key
+    /// The key a stream request sends: `X-API-Key`, else (absent or empty) the `?key=` of its path.
+    static func secret(header: String?, query: String?) -> String? {
+        guard let header, !header.isEmpty else { return query }
+        return header
+    }
+
+    /// Throws unless `key` is a client key of `project`.
+    static func check(_ key: ClientKeys.Key, project: some StringProtocol) throws(APIError) {
+        guard key.role == .client else { throw notClientKey }
+        guard let owner = key.project, owner.utf8.elementsEqual(project.utf8) else { throw otherProject }
     }
 }

@@ -110,7 +110,8 @@ struct OFREPEvaluation: Sendable {
         guard let host = call.origin.forwardedHost.map(Self.firstToken) ?? call.origin.host, !host.isEmpty,
             host.utf8.allSatisfy(Self.isHostCharacter), secret.utf8.allSatisfy(Self.isKeyCharacter)
         else { return nil }
-        return "\(scheme)://\(host)/v1/projects/\(project)/remoteConfig:stream?format=ofrep&key=\(secret)"
+        return
+            "\(scheme)://\(host)\(ClientPaths.projects)\(project)\(ClientPaths.streamSuffix)?format=ofrep&key=\(secret)"
     }
 
     private static func firstToken(_ text: String) -> String {

@@ -11,9 +11,11 @@ import NIOHTTPTypesHTTP1
 /// its path, a response writer, a queue and a task waking per event. Here it keeps a few fields, and a
 /// publish writes one shared buffer to it from its own event loop (`LoopStreams`).
 ///
-/// It takes only the plain request with a client key already in memory and room under the cap
-/// (`StreamRequestHead`); anything else, and every byte after it, goes to NIO's HTTP parser and the router
-/// untouched, which answer as they answer every request (errors, a key to look up, 503 at the cap).
+/// What to answer is `StreamEndpoint`'s, as through the router; this handler reads the request
+/// (`StreamRequestHead`), writes the answer's bytes and keeps the connection's deadlines. A key this server
+/// must look up first is looked up from a task. An error answer (a bad key, a cap reached), a request in a
+/// form the parser leaves alone, and every byte after it go to NIO's HTTP parser and the router untouched,
+/// which answer through the same endpoint.
 final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -21,43 +23,32 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
 
     private enum Mode {
         case reading
+        /// The client key is being looked up; bytes wait in `buffer`.
+        case lookingUp
         case passthrough
         case streaming
         case ended
     }
 
-    private let hub: StreamHub
-    private let published: PublishedTemplates
-    private let clientKeys: ClientKeys
-    private let metrics: ServerMetrics
-    private let cors: CORSPolicy
+    private let endpoint: StreamEndpoint
     private let deadlines: ConnectionDeadlines
-    private let accessLog: AccessLog
     private var mode = Mode.reading
     private var buffer = ByteBuffer()
     private var context: ChannelHandlerContext?
+    /// The task looking up a key this server has not seen; cancelled when the connection goes.
+    private var lookingUp: Task<Void, Never>?
     /// The loop's registry this stream is in, while it streams.
     private var registry: LoopStreams?
     private var project = ""
     private(set) var keyId = ""
-    /// How this stream writes its events.
-    private var format = StreamFormat.remoteConfig
-    /// The last version this client was told about.
-    private var sent: Int64 = 0
+    /// What the client has been told, in which format.
+    private var cursor = StreamCursor(format: .remoteConfig, sent: 0)
     /// Events written while the client's socket was full; past the hub's queue limit it is cut off.
     private var writtenWhileFull = 0
 
-    init(
-        hub: StreamHub, published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics,
-        cors: CORSPolicy, deadlines: ConnectionDeadlines, accessLog: AccessLog
-    ) {
-        self.cors = cors
-        self.hub = hub
-        self.published = published
-        self.clientKeys = clientKeys
-        self.metrics = metrics
+    init(endpoint: StreamEndpoint, deadlines: ConnectionDeadlines) {
+        self.endpoint = endpoint
         self.deadlines = deadlines
-        self.accessLog = accessLog
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -70,22 +61,19 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
         case .streaming, .ended:
             break  // an SSE client sends nothing after its request
-        case .reading:
+        case .reading, .lookingUp:
             var bytes = unwrapInboundIn(data)
             if buffer.readableBytes == 0 {
                 buffer = bytes
             } else {
                 buffer.writeBuffer(&bytes)
             }
+            guard mode == .reading else { return }
             switch StreamRequestHead.parse(buffer.readableBytesView) {
             case .needMore:
                 return
             case .stream(let head):
-                if start(head, context: context) {
-                    buffer = ByteBuffer()
-                } else {
-                    passOn(context)
-                }
+                answer(head, context: context)
             case .notStream:
                 passOn(context)
             }
@@ -94,54 +82,90 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
 
     /// From now on every byte goes to NIO's HTTP parser, starting with those read so far; this handler has
     /// nothing more to do on this connection and leaves it.
-    private func passOn(_ context: ChannelHandlerContext) {
+    private func passOn(_ context: ChannelHandlerContext, outsideRead: Bool = false) {
         mode = .passthrough
         let rest = buffer
         buffer = ByteBuffer()
         context.fireChannelRead(wrapInboundOut(rest))
+        // Bytes handed on outside a read reach Hummingbird's request stream only with a read-complete after
+        // them (it delivers reads in batches): without it they would wait for bytes that never come.
+        if outsideRead { context.fireChannelReadComplete() }
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    /// Serves `head` as a stream if it can be without waiting; false leaves it to the router.
-    private func start(_ head: StreamRequestHead, context: ChannelHandlerContext) -> Bool {
+    /// Streams what the endpoint admits; hands on what it answers with an error.
+    private func answer(_ head: StreamRequestHead, context: ChannelHandlerContext) {
         let begin = ContinuousClock.now
-        guard let secret = head.apiKey, !secret.isEmpty else { return false }
+        deadlines.headReceived()
+        let call = StreamCall(
+            project: head.project, secret: head.apiKey, format: head.format, lastEventID: head.lastEventID)
         var memo: ClientKeys.Memo?
-        guard case .known(let key) = clientKeys.cached(secret: secret, memo: &memo), key.role == .client,
-            key.project == head.project
-        else { return false }
-        // At a cap, the router answers the 503 (as it answers every error).
-        guard case .success(let registry) = hub.reserve(on: context.eventLoop, keyId: key.id) else { return false }
-        let lastEventID = head.lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        let admission: StreamEndpoint.Admission?
+        do {
+            admission = try endpoint.immediateAdmission(call, keyMemo: &memo)
+        } catch {
+            passOn(context)
+            return
+        }
+        if let admission {
+            start(admission, head, begin: begin, context: context)
+            return
+        }
+        mode = .lookingUp
+        let endpoint = self.endpoint
+        let eventLoop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
+        lookingUp = Task {
+            let admission = try? await endpoint.admission(call)
+            eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.lookingUp = nil
+                guard handler.mode == .lookingUp, context.channel.isActive else { return }
+                if let admission {
+                    handler.start(admission, head, begin: begin, context: context, outsideRead: true)
+                } else {
+                    handler.passOn(context, outsideRead: true)
+                }
+            }
+        }
+    }
+
+    /// Serves an admitted stream: a slot, the registry of this loop, the head and the opening in one write.
+    /// At a cap it hands the request on, for the router to answer the refusal.
+    private func start(
+        _ admission: StreamEndpoint.Admission, _ head: StreamRequestHead, begin: ContinuousClock.Instant,
+        context: ChannelHandlerContext, outsideRead: Bool = false
+    ) {
+        guard case .success(let registry) = endpoint.hub.reserve(on: context.eventLoop, keyId: admission.keyId)
+        else {
+            passOn(context, outsideRead: outsideRead)
+            return
+        }
         mode = .streaming
+        buffer = ByteBuffer()
         self.registry = registry
-        project = head.project
-        keyId = key.id
-        format = head.format
+        project = admission.project
+        keyId = admission.keyId
         // Registered before the current version is read, so a publish in between is not missed.
         registry.add(self, project: project)
         becomeStream(context)
 
         let requestID = RequestID.make(incoming: head.requestID)
-        let opening = StreamResponse.opening(
-            lastEventID: lastEventID, current: published.entry(project)?.version ?? 0, format: format)
-        sent = opening.sent
+        let (opening, cursor) = endpoint.opening(admission)
+        self.cursor = cursor
         var out = context.channel.allocator.buffer(capacity: 320)
-        out.writeString(
-            "HTTP/1.1 200 OK\r\n\(StreamResponse.headerLines)X-Request-Id: \(requestID)\r\nServer: remote-config\r\n")
-        if let origin = head.webOrigin, cors.allows(origin) { out.writeString(CORSPolicy.answerLines(origin: origin)) }
-        out.writeString("Transfer-Encoding: chunked\r\n\r\n")
-        var first = StreamResponse.chunk(opening.text)
+        out.writeString(StreamResponse.statusLine)
+        out.writeString(StreamResponse.headerLines)
+        out.writeString(StreamResponse.headerLine(.requestID, requestID))
+        out.writeString(StreamResponse.headerLine(.date, HTTPDate.now()))
+        if let origin = head.webOrigin, endpoint.cors.allows(origin) {
+            out.writeString(CORSPolicy.answerLines(origin: origin))
+        }
+        out.writeString(StreamResponse.framingLines)
+        var first = StreamResponse.chunk(opening)
         out.writeBuffer(&first)
         context.writeAndFlush(wrapOutboundOut(out), promise: nil)
-
-        let duration = ContinuousClock.now - begin
-        metrics.request(route: ClientPaths.stream, method: "GET", status: 200, duration: duration)
-        accessLog.record(
-            method: "GET", prefix: ClientPaths.projects, Substring(project), suffix: ClientPaths.streamSuffix,
-            status: 200,
-            duration: duration, requestID: requestID)
-        return true
+        endpoint.recordOpened(admission, requestID: requestID, duration: ContinuousClock.now - begin)
     }
 
     /// Lets go of what only requests use: the fetch fast path, the HTTP codec, a pending header timer. The
@@ -170,23 +194,20 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
     /// Writes `bytes` (an event for `version`, or a keep-alive when nil) unless the client has it already.
     func send(version: Int64?, bytes: StreamEventBytes) {
         guard mode == .streaming, let context else { return }
-        if let version {
-            guard version > sent else { return }
-            sent = version
-        }
+        if let version, !cursor.takes(version) { return }
         if !context.channel.isWritable {
             // Bytes wait in the server: its socket is full, the client does not read (a stream's channel is
             // unwritable as soon as anything waits, see `ConnectionWatcher.capSendBuffer`). Cut it off after
             // `queueLimit` more events rather than buffer without end; it catches up when it reconnects with
             // Last-Event-ID.
             writtenWhileFull += 1
-            if writtenWhileFull > hub.queueLimit {
+            if writtenWhileFull > endpoint.hub.queueLimit {
                 mode = .ended
                 context.close(promise: nil)
                 return
             }
         }
-        context.writeAndFlush(wrapOutboundOut(bytes[format]), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(bytes[cursor.format]), promise: nil)
     }
 
     /// Ends the stream (its key was revoked, or the server stops): the last chunk, then the connection closes.
@@ -214,11 +235,13 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        lookingUp?.cancel()
         leave()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        lookingUp?.cancel()
         leave()
         self.context = nil
     }
@@ -227,6 +250,6 @@ final class StreamFront: ChannelInboundHandler, RemovableChannelHandler {
         guard let registry else { return }
         self.registry = nil
         registry.remove(self, project: project)
-        hub.release(keyId: keyId)
+        endpoint.hub.release(keyId: keyId)
     }
 }

@@ -7,8 +7,8 @@ import ServiceLifecycle
 ///
 /// Most streams are served on their connection's event loop by `StreamFront`, grouped by loop in
 /// `LoopStreams`: a publish encodes its event once and makes one hop to each loop, which writes the same
-/// bytes to each of its streams. Streams the router serves (a key not yet in memory, say) are tasks fed
-/// through a small bounded queue each. Either way, a subscriber that does not keep up (a stalled reader) is
+/// bytes to each of its streams. Streams the router serves (one after another kind of request on its
+/// connection, say) are tasks fed through a small bounded queue each. Either way, a subscriber that does not keep up (a stalled reader) is
 /// closed rather than buffered without end, and catches up when it reconnects with `Last-Event-ID`.
 public final class StreamHub: Sendable {
     /// What a stream writes next.

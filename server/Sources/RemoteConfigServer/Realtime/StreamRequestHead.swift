@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The head of a `GET /v1/projects/{p}/remoteConfig:stream` request, read straight from the connection's
 /// bytes by `StreamFront`.
 ///
@@ -7,7 +9,7 @@
 struct StreamRequestHead: Sendable, Equatable {
     /// The `{p}` of the path.
     var project: String
-    /// `X-API-Key`, else the `?key=` of the path.
+    /// The client key: `X-API-Key`, else the `?key=` of the path (`ClientAuth.secret`).
     var apiKey: String?
     var lastEventID: String?
     var requestID: String?
@@ -57,32 +59,45 @@ struct StreamRequestHead: Sendable, Equatable {
         for line in lines.dropFirst() {
             guard let (name, value) = HeadLines.field(line) else { return nil }
             let lowered = String(decoding: name, as: UTF8.self).lowercased()
-            switch lowered {
-            case "host", "x-api-key", "last-event-id", "x-request-id", "connection", "origin":
+            if readOnce.contains(lowered) {
                 // Once each: a repeated one is for the full parser to judge.
                 guard seen.insert(lowered).inserted else { return nil }
-            case "content-length", "transfer-encoding", "expect", "upgrade", "content-encoding":
+            } else if refused.contains(lowered) {
                 // A body, or a request for something other than a stream.
                 return nil
-            default:
+            } else {
                 continue
             }
             let text = String(decoding: value, as: UTF8.self)
             switch lowered {
-            case "x-api-key": head.apiKey = text
-            case "last-event-id": head.lastEventID = text
-            case "x-request-id": head.requestID = text
-            case "origin": head.webOrigin = text
-            case "connection":
+            case apiKeyName: head.apiKey = text
+            case lastEventIDName: head.lastEventID = text
+            case requestIDName: head.requestID = text
+            case originName: head.webOrigin = text
+            case connectionName:
                 let tokens = text.lowercased().split(separator: ",").map { $0.trimmingSpaces }
                 guard tokens.allSatisfy({ $0 == "keep-alive" || $0 == "close" }) else { return nil }
             default: break
             }
         }
-        guard seen.contains("host") else { return nil }
-        if head.apiKey == nil || head.apiKey?.isEmpty == true { head.apiKey = queryKey }
+        guard seen.contains(hostName) else { return nil }
+        head.apiKey = ClientAuth.secret(header: head.apiKey, query: queryKey)
         return head
     }
+
+    // The headers read, compared by the lowercase form of the names the router reads them by.
+    /// HTTPTypes has no `Host` name (its `HTTPRequest.authority` stands for it).
+    private static let hostName = "host"
+    private static let apiKeyName = HTTPField.Name.apiKey.canonicalName
+    private static let lastEventIDName = HTTPField.Name.lastEventID.canonicalName
+    private static let requestIDName = HTTPField.Name.requestID.canonicalName
+    private static let originName = HTTPField.Name.origin.canonicalName
+    private static let connectionName = HTTPField.Name.connection.canonicalName
+    private static let readOnce: Set<String> = [
+        hostName, apiKeyName, lastEventIDName, requestIDName, originName, connectionName,
+    ]
+    private static let refused = Set(
+        [HTTPField.Name.contentLength, .transferEncoding, .expect, .upgrade, .contentEncoding].map(\.canonicalName))
 
     /// `GET /v1/projects/{p}/remoteConfig:stream[?key=K][&format=ofrep] HTTP/1.1`, with a project id of
     /// `a-z 0-9 -` and a key of `A-Z a-z 0-9 _ -`.
