@@ -76,6 +76,29 @@ struct InsightsCoreTests {
         #expect(HyperLogLog(serialized: []) == nil)
     }
 
+    @Test("A sketch of a few hundred instances is kept whole in memory and still stored sparse")
+    func wholeInMemorySparseStored() throws {
+        var sketch = HyperLogLog()
+        var sparse = HyperLogLog()
+        for (index, hash) in Self.hashes(600, seed: 9).enumerated() {
+            sketch.add(hash: hash)
+            if index < 200 { sparse.add(hash: hash) }
+        }
+        let bytes = sketch.serialized()
+        #expect(bytes.first == 1)
+        #expect((bytes.count - 1) % 3 == 0 && bytes.count < 1 + 3 * 600)
+        let read = try #require(HyperLogLog(serialized: bytes))
+        #expect(read == sketch)
+        #expect(abs(sketch.estimate - 600) / 600 <= 0.05)
+        // A small sketch merged into a whole one, and the other way, count the same instances.
+        var merged = sparse
+        merged.merge(sketch)
+        #expect(merged == sketch)
+        var other = sketch
+        other.merge(sparse)
+        #expect(other == sketch)
+    }
+
     @Test("Versions: labels, newest-first order, (other) and (invalid) last")
     func versionLabels() {
         #expect(InsightVersion.label("2.3.0") == "2.3.0")
