@@ -2,7 +2,7 @@ import Foundation
 
 /// One sampled app instance: the context it last sent, in the fetch body's shape.
 public struct InsightSample: Sendable, Equatable {
-    /// The first 8 bytes of SHA-256 of its `appInstanceId`, signed: the sample keeps the smallest.
+    /// `SampleHash` of its `appInstanceId`: the sample keeps the smallest.
     public let instanceHash: Int64
     /// The fetch-body-shaped JSON object it last sent (only what conditions read).
     public let contextJSON: String

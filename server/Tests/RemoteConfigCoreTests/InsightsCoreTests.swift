@@ -76,6 +76,29 @@ struct InsightsCoreTests {
         #expect(HyperLogLog(serialized: []) == nil)
     }
 
+    @Test("A sketch of a few hundred instances is kept whole in memory and still stored sparse")
+    func wholeInMemorySparseStored() throws {
+        var sketch = HyperLogLog()
+        var sparse = HyperLogLog()
+        for (index, hash) in Self.hashes(600, seed: 9).enumerated() {
+            sketch.add(hash: hash)
+            if index < 200 { sparse.add(hash: hash) }
+        }
+        let bytes = sketch.serialized()
+        #expect(bytes.first == 1)
+        #expect((bytes.count - 1) % 3 == 0 && bytes.count < 1 + 3 * 600)
+        let read = try #require(HyperLogLog(serialized: bytes))
+        #expect(read == sketch)
+        #expect(abs(sketch.estimate - 600) / 600 <= 0.05)
+        // A small sketch merged into a whole one, and the other way, count the same instances.
+        var merged = sparse
+        merged.merge(sketch)
+        #expect(merged == sketch)
+        var other = sketch
+        other.merge(sparse)
+        #expect(other == sketch)
+    }
+
     @Test("Versions: labels, newest-first order, (other) and (invalid) last")
     func versionLabels() {
         #expect(InsightVersion.label("2.3.0") == "2.3.0")
@@ -176,6 +199,63 @@ struct InsightsCoreTests {
         #expect(sources[.init(parameter: "tip", source: "IN_APP_DEFAULT", condition: "")] == 4)
         #expect(sources[.init(parameter: nil, source: "", condition: "ios")] == 4)
         #expect(counts.versions[.init(platform: "IOS", version: "1.0")]?.instances.count == 1)
+    }
+
+    @Test("Counting by position adds up to every answer's own sources, past the distinct-answer limit")
+    func positionalCountsMatchTheSources() throws {
+        let template = try RemoteConfigTemplate(
+            json: #"""
+                {"conditions": [{"name": "ios", "expression": "device.os == 'ios'"},
+                                {"name": "old", "expression": "app.version.<(['1.2'])"},
+                                {"name": "half", "expression": "percent <= 50"},
+                                {"name": "unused", "expression": "percent <= 10"}],
+                 "parameters": {"force": {"defaultValue": {"value": "false"},
+                                          "conditionalValues": {"old": {"value": "true"}}},
+                                "tip": {"defaultValue": {"value": "a"},
+                                        "conditionalValues": {"half": {"useInAppDefault": true},
+                                                              "ios": {"value": "b"}}},
+                                "quiet": {"defaultValue": {"useInAppDefault": true}},
+                                "color": {"defaultValue": {"value": "red"},
+                                          "conditionalValues": {"ios": {"value": "blue"}, "half": {"value": "green"},
+                                                                "old": {"value": "grey"}}}}}
+                """#.utf8)
+        let compiled = try CompiledTemplate(template)
+        let listed = AnswerTally(
+            sources: [.init(parameter: "listed", source: .defaultValue, condition: nil)], matchedConditions: ["ios"])
+        var counts = InsightCounts()
+        var expected: [InsightCounts.SourceKey: Int] = [:]
+        var made: [MatchSignature: AnswerTally] = [:]
+        var generator = SeededGenerator(seed: 21)
+        for call in 0..<12_000 {
+            let context = FetchContext(
+                appInstanceId: "i\(generator.next())", platform: call % 3 == 0 ? .ios : .android,
+                appVersion: "1.\(generator.next() % 4)")
+            let signature = compiled.signature(for: context)
+            // Half the answers made anew (distinct tallies beyond the limit), half remembered (counted again).
+            var tally = call % 2 == 0 ? compiled.tally(signature) : made[signature] ?? compiled.tally(signature)
+            made[signature] = tally
+            if call % 97 == 0 { tally = listed }
+            // Every fourth call an OFREP single flag, one past the last parameter included.
+            let position: Int? = call % 4 == 1 ? Int(generator.next() % 5) : nil
+            counts.record(
+                platform: context.platform, version: context.appVersion, hash: generator.next(), tally: tally,
+                position: position)
+            let sources = position.map { tally.source(at: $0).map { [$0] } ?? [] } ?? tally.sources
+            for source in sources {
+                let key = InsightCounts.SourceKey(
+                    parameter: source.parameter, source: source.source.rawValue, condition: source.condition ?? "")
+                expected[key, default: 0] += 1
+            }
+            for condition in tally.matchedConditions {
+                expected[InsightCounts.SourceKey(parameter: nil, source: "", condition: condition), default: 0] += 1
+            }
+        }
+        #expect(expected.count > 10)
+        #expect(counts.sources == expected)
+        var merged = InsightCounts()
+        merged.merge(counts)
+        merged.merge(counts)
+        #expect(merged.sources == expected.mapValues { 2 * $0 })
     }
 
     @Test("The bottom-k sample keeps the k smallest distinct instances with their last context")

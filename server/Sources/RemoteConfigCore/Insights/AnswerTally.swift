@@ -39,6 +39,13 @@ public final class AnswerTally: Sendable {
         storage = .signature(signature, tables)
     }
 
+    /// The signature and its template's tables, for a tally made by `CompiledTemplate.tally`: what counting
+    /// adds up by position (`SourceCounts`). Nil for a tally made from a list.
+    var signed: (signature: MatchSignature, tables: TallyTables)? {
+        if case .signature(let signature, let tables) = storage { return (signature, tables) }
+        return nil
+    }
+
     /// Every served parameter, in serving order.
     public var sources: [Source] {
         switch storage {

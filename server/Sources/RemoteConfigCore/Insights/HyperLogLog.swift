@@ -5,7 +5,7 @@ import Foundation
 /// instance seen in both once.
 ///
 /// Small sketches keep only their non-zero registers (most versions of an app are seen by few instances);
-/// past `sparseLimit` of them, every register. The estimate is Ertl's improved estimator ("New cardinality
+/// past `sparseLimitInMemory` of them, every register (and stored, past `sparseLimit`). The estimate is Ertl's improved estimator ("New cardinality
 /// estimation algorithms for HyperLogLog sketches", 2017), which needs neither the small-range switch to
 /// linear counting nor HyperLogLog++'s empirical bias tables to stay within the standard error at every
 /// cardinality.
@@ -14,8 +14,13 @@ public struct HyperLogLog: Sendable, Equatable {
     public static let precision = 12
     /// The number of registers.
     public static let registerCount = 1 << precision
-    /// Above this many non-zero registers the sketch keeps them all: the sparse form would then be the larger.
+    /// Above this many non-zero registers the stored form keeps them all: the sparse form would then be the
+    /// larger.
     static let sparseLimit = 1024
+    /// Above this many non-zero registers the sketch in memory keeps them all: a dictionary of 256 registers
+    /// takes about as much memory as the 4,096 bytes of every register, and each added hash costs a hashed
+    /// lookup where the array costs an index.
+    static let sparseLimitInMemory = 256
     /// Serialized forms, the first byte of `serialized()`.
     static let sparseTag: UInt8 = 1
     static let denseTag: UInt8 = 2
@@ -58,7 +63,7 @@ public struct HyperLogLog: Sendable, Equatable {
             if let old = registers[UInt16(index)], old >= rank { return }
             storage = .dense([])
             registers[UInt16(index)] = rank
-            if registers.count > Self.sparseLimit {
+            if registers.count > Self.sparseLimitInMemory {
                 var dense = [UInt8](repeating: 0, count: Self.registerCount)
                 for (position, value) in registers { dense[Int(position)] = value }
                 storage = .dense(dense)

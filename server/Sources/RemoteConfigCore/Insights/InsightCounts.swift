@@ -63,14 +63,16 @@ public struct InsightCounts: Sendable {
     private var versionsPerPlatform: [String: Int] = [:]
     /// Answers by the answer they got, counted per call without touching the parameters.
     private var answers: [AnswerKey: (tally: AnswerTally, count: Int)] = [:]
-    /// Answers already added up by parameter source and matched condition.
+    /// Answers already added up, per template's tables (by `ObjectIdentifier`), by position.
+    private var tallied: [ObjectIdentifier: SourceCounts] = [:]
+    /// Answers already added up by name: tallies made from a list, and other counts merged in.
     private var added: [SourceKey: Int] = [:]
 
     /// Empty counts.
     public init() {}
 
     /// Whether nothing was counted.
-    public var isEmpty: Bool { versions.isEmpty && answers.isEmpty && added.isEmpty }
+    public var isEmpty: Bool { versions.isEmpty && answers.isEmpty && tallied.isEmpty && added.isEmpty }
 
     /// Counts one answer to a caller on `platform` (nil: not sent) at `version` (raw, untrusted), with
     /// instance hash `hash` (nil: none sent), that got `tally`, all of it or (`position`) one parameter.
@@ -140,24 +142,35 @@ public struct InsightCounts: Sendable {
     public var sources: [SourceKey: Int] {
         var copy = self
         copy.addUp()
-        return copy.added
+        var sources = copy.added
+        for counts in copy.tallied.values { counts.forEachCount { sources[$0, default: 0] += $1 } }
+        return sources
     }
 
+    /// Adds up the distinct answers counted so far by position in their template's tables (a tally made from
+    /// a list, by name), and forgets them.
     private mutating func addUp() {
         for (key, entry) in answers {
-            let tally = entry.tally
-            if key.position >= 0 {
-                if let source = tally.source(at: Int(key.position)) {
-                    added[Self.sourceKey(source), default: 0] += entry.count
-                }
+            let position = key.position >= 0 ? Int(key.position) : nil
+            if let (signature, tables) = entry.tally.signed {
+                tallied[ObjectIdentifier(tables), default: SourceCounts(tables: tables)].add(
+                    signature, position: position, count: entry.count)
             } else {
-                tally.forEachSource { added[Self.sourceKey($0), default: 0] += entry.count }
-            }
-            for condition in tally.matchedConditions {
-                added[SourceKey(parameter: nil, source: "", condition: condition), default: 0] += entry.count
+                addUpListed(entry.tally, position: position, count: entry.count)
             }
         }
         answers.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func addUpListed(_ tally: AnswerTally, position: Int?, count: Int) {
+        if let position {
+            if let source = tally.source(at: position) { added[Self.sourceKey(source), default: 0] += count }
+        } else {
+            tally.forEachSource { added[Self.sourceKey($0), default: 0] += count }
+        }
+        for condition in tally.matchedConditions {
+            added[SourceKey(parameter: nil, source: "", condition: condition), default: 0] += count
+        }
     }
 
     private static func sourceKey(_ source: AnswerTally.Source) -> SourceKey {

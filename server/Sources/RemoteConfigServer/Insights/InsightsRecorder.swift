@@ -15,9 +15,15 @@ final class InsightsRecorder: Sendable {
 
     /// One thread's counts.
     fileprivate final class Shard: Sendable {
+        /// One project's counts on this thread: found with one lookup of the project per call (the hour's
+        /// counts and the sample were each their own lookup, three hashes of the project's name).
+        struct Project {
+            /// Counts per hour since 1970 (one, but for the minute a flush interval crosses an hour).
+            var hours: [Int: InsightCounts] = [:]
+            var sample: BottomKSample<PackedContext>?
+        }
         struct State {
-            var counts: [InsightsBatch.Key: InsightCounts] = [:]
-            var samples: [String: BottomKSample<PackedContext>] = [:]
+            var projects: [String: Project] = [:]
         }
         let state = NIOLockedValueBox(State())
     }
@@ -44,17 +50,24 @@ final class InsightsRecorder: Sendable {
     func record(project: String, caller: InsightCaller, now: Date, tally: AnswerTally, position: Int? = nil) {
         guard enabled else { return }
         let hour = Int((now.timeIntervalSince1970 / 3600).rounded(.down))
-        let key = InsightsBatch.Key(project: project, hour: hour)
         let sampleSize = self.sampleSize
         shard.state.withLockedValue { state in
-            state.counts[key, default: InsightCounts()].record(
-                platform: caller.context.platform, version: caller.context.appVersion, hash: caller.hash,
-                tally: tally, position: position)
-            guard let hash = caller.hash, sampleSize > 0 else { return }
-            let sampleKey = InstanceHash.sampleKey(hash)
-            if state.samples[project] == nil { state.samples[project] = BottomKSample(capacity: sampleSize) }
-            state.samples[project]!.offer(key: sampleKey, context: PackedContext(caller.context, now: now))
+            Self.record(
+                into: &state.projects[project, default: Shard.Project()], hour: hour, caller: caller, now: now,
+                tally: tally, position: position, sampleSize: sampleSize)
         }
+    }
+
+    private static func record(
+        into counts: inout Shard.Project, hour: Int, caller: InsightCaller, now: Date, tally: AnswerTally,
+        position: Int?, sampleSize: Int
+    ) {
+        counts.hours[hour, default: InsightCounts()].record(
+            platform: caller.context.platform, version: caller.context.appVersion, hash: caller.hash, tally: tally,
+            position: position)
+        guard let hash = caller.hash, sampleSize > 0 else { return }
+        if counts.sample == nil { counts.sample = BottomKSample(capacity: sampleSize) }
+        counts.sample!.offer(key: InstanceHash.sampleKey(hash), context: PackedContext(caller.context, now: now))
     }
 
     /// Every thread's counts since the last time, taken from the threads but not yet added up: a flush turns
@@ -67,10 +80,7 @@ final class InsightsRecorder: Sendable {
         /// The projects something was counted for.
         var projects: Set<String> {
             var projects = Set<String>()
-            for state in states {
-                for key in state.counts.keys { projects.insert(key.project) }
-                projects.formUnion(state.samples.keys)
-            }
+            for state in states { projects.formUnion(state.projects.keys) }
             return projects
         }
     }
@@ -82,7 +92,12 @@ final class InsightsRecorder: Sendable {
                 shard.state.withLockedValue { state in
                     // Each sample keeps its threshold: after the first interval, only the few instances that can
                     // still be among a project's smallest are held between flushes, not a sample's worth again.
-                    defer { state = Shard.State(samples: state.samples.mapValues { $0.emptied() }) }
+                    defer {
+                        state = Shard.State(
+                            projects: state.projects.compactMapValues { project in
+                                project.sample.map { Shard.Project(sample: $0.emptied()) }
+                            })
+                    }
                     return state
                 }
             })
@@ -93,10 +108,11 @@ final class InsightsRecorder: Sendable {
         var batch = InsightsBatch()
         for index in taken.states.indices {
             var part = InsightsBatch()
-            for key in taken.states[index].counts.keys.filter({ $0.project == project }) {
-                part.counts[key] = taken.states[index].counts.removeValue(forKey: key)
+            guard let counts = taken.states[index].projects.removeValue(forKey: project) else { continue }
+            for (hour, count) in counts.hours where !count.isEmpty {
+                part.counts[InsightsBatch.Key(project: project, hour: hour)] = count
             }
-            if let sample = taken.states[index].samples.removeValue(forKey: project) {
+            if let sample = counts.sample {
                 var converted = BottomKSample<InsightsBatch.Sample>(capacity: sampleSize)
                 for (key, packed) in sample.entries {
                     guard let sampled = SampledContext(packed.context) else { continue }
