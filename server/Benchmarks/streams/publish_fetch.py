@@ -3,16 +3,18 @@
 
 Starts one `remote-config serve` on 127.0.0.1 (default log level, its output to a file; embedded PostgreSQL),
 publishes the realistic template of the fetch benchmark (50 parameters, 20 conditions), and has N apps (default
-10,000, spread over `--workers` load processes so one Python thread is not what is measured) each hold a
-`remoteConfig:stream` and know its own context (a random instance id, platform, version, build, country). Then
-it publishes a new version and every app, on its stream's `version` event, fetches its new answer: over one of
-the load process's keep-alive connections (`--pool` per process, as behind a load balancer's connection pool:
-10,000 more sockets would not fit this machine's open-files limit of 20,000 next to the streams). It reports the
-time from the publish's answer (the `PUT`'s acknowledgement) until the last app has a 200 whose
-`templateVersion` is the new one (target, issue 37: under 1.5 s), and until the last stream event.
+10,000) each hold a `remoteConfig:stream` and know its own context (a random instance id, platform, version,
+build, country). Then it publishes a new version and every app, on its stream's `version` event, fetches its new
+answer: over one of the load process's keep-alive connections (`--pool`, as behind a load balancer's connection
+pool: 10,000 more sockets would not fit this machine's open-files limit of 20,000 next to the streams), one fetch
+at a time per connection. It reports the time from the publish's answer (the `PUT`'s acknowledgement) until the
+last app has a 200 whose `templateVersion` is the new one (target, issue 37: under 1.5 s), until the last stream
+event was received (the kernel's stamp: the server's fan-out) and read, and the CPU time the server and the load
+process used from the PUT until the last answer.
 
-The load processes run on the same two cores as the server, and their own time (parsing 10,000 events and
-answers in Python) is part of what is measured: the figure is an upper bound of the server's.
+The apps run in one load process (`publish_fetch_apps.py`: one epoll loop, each app's fetch request built
+before the publish), on the same two cores as the server, and its time (reading 10,000 events and answers in
+Python) is part of what is measured: the figure is an upper bound of the server's.
 
     python3 server/Benchmarks/streams/publish_fetch.py --binary server/.build/release/remote-config
 
@@ -34,8 +36,8 @@ import time
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 sys.path.insert(0, os.path.join(here, "..", "fetch"))
-from stream_load import (ALL_STREAMS, HOST, KeepAliveConnection, Server, Tally, admin, log,  # noqa: E402
-                         open_many, percentile, raise_fd_limit)
+from stream_load import HOST, KeepAliveConnection, Server, admin, log, percentile, raise_fd_limit  # noqa: E402
+from publish_fetch_apps import FetchConnection, open_streams, run  # noqa: E402
 from fetch_bench import realistic_template  # noqa: E402
 
 TARGET_SECONDS = 1.5
@@ -50,56 +52,42 @@ def app_context(rng: random.Random) -> bytes:
         "languageCode": "en-US", "sdkVersion": "remote-config-swift/1.0"}, separators=(",", ":")).encode()
 
 
-async def worker(args: argparse.Namespace) -> None:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far (from /proc: the server's, read by another process)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def worker(args: argparse.Namespace) -> None:
     """One load process: opens its streams and pool, says `ready`, then fetches for each app whose stream
     announces the new version, and prints the arrival times (time.perf_counter, the system's monotonic clock,
-    the same in every process)."""
+    the same in every process) and the CPU time the server and this process used until the last answer."""
     rng = random.Random(args.seed)
     stream_request = (f"GET /v1/projects/{args.project}/remoteConfig:stream HTTP/1.1\r\nHost: {HOST}:{args.port}\r\n"
                       f"X-API-Key: {args.key}\r\nAccept: text/event-stream\r\n\r\n").encode()
-    tally = Tally()
-    streams = await open_many(args.port, stream_request, args.streams, 100, tally, 30.0, progress_every=0)
-    pool = [KeepAliveConnection(args.port) for _ in range(args.pool)]
-    for connection in pool:
-        await connection.open()
-        await connection.request("GET", "/healthz", {})  # a first request: an idle new connection is closed
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue = asyncio.Queue()
-    event_at: dict[int, float] = {}
-    answered_at: dict[int, float] = {}
-    wrong: list[str] = []
-    for index, stream in enumerate(streams):
-        future = loop.create_future()
-        stream.watch[args.version] = future
-        future.add_done_callback(lambda f, i=index: (event_at.setdefault(i, f.result() or time.perf_counter()),
-                                                     queue.put_nowait(i)))
-    contexts = [app_context(rng) for _ in streams]
-    path = f"/v1/projects/{args.project}/remoteConfig:fetch"
-    headers = {"X-API-Key": args.key}
+    streams, failed = open_streams(args.port, stream_request, args.streams, args.version - 1)
+    warm_up = f"GET /healthz HTTP/1.1\r\nHost: {HOST}:{args.port}\r\n\r\n".encode()
+    pool = [FetchConnection(args.port, warm_up) for _ in range(args.pool)]
+    # Each app's fetch, its own context, as bytes ready to send: an app knows its context before the event.
+    head = (f"POST /v1/projects/{args.project}/remoteConfig:fetch HTTP/1.1\r\nHost: {HOST}:{args.port}\r\n"
+            f"X-API-Key: {args.key}\r\nContent-Type: application/json\r\n")
+    fetches = []
+    for _ in streams:
+        body = app_context(rng)
+        fetches.append(f"{head}Content-Length: {len(body)}\r\n\r\n".encode() + body)
     marker = f'"templateVersion":"{args.version}"'.encode()  # as the server writes it, without spaces
-
-    async def fetcher(connection: KeepAliveConnection) -> None:
-        while True:
-            index = await queue.get()
-            status, body = await connection.request("POST", path, headers, contexts[index])
-            answered_at[index] = time.perf_counter()
-            # A byte search, not a JSON parse: this script's own time is part of the figure.
-            if status != 200 or marker not in body:
-                wrong.append(f"{status} {body[:120]!r}")
-
-    tasks = [asyncio.create_task(fetcher(connection)) for connection in pool]
-    print(json.dumps({"ready": len(streams), "failed": tally.failed, "errors": tally.errors}), flush=True)
-    deadline = time.perf_counter() + args.notify_timeout
-    while len(answered_at) < len(streams) and time.perf_counter() < deadline:
-        await asyncio.sleep(0.05)
-    for task in tasks:
-        task.cancel()
-    print(json.dumps({"answered": list(answered_at.values()), "events": list(event_at.values()),
-                      "streams": len(streams), "wrong": len(wrong), "wrong_examples": wrong[:3]}), flush=True)
-    for stream in ALL_STREAMS:
-        stream.close()
+    print(json.dumps({"ready": len(streams), "failed": failed}), flush=True)
+    own = os.times()
+    result = run(args.port, streams, pool, fetches, args.version, marker, args.notify_timeout)
+    server_cpu = cpu_seconds(args.server_pid)
+    after = os.times()
+    result.update(server_cpu=server_cpu, own_cpu=after.user + after.system - own.user - own.system)
+    print(json.dumps(result), flush=True)
+    for stream in streams:
+        stream.sock.close()
     for connection in pool:
-        connection.close()
+        connection.sock.close()
 
 
 async def benchmark(args: argparse.Namespace, server: Server) -> dict:
@@ -116,6 +104,7 @@ async def benchmark(args: argparse.Namespace, server: Server) -> dict:
         sys.executable, os.path.abspath(__file__), "--worker", "--binary", args.binary, "--port", str(port),
         "--key", key, "--project", project, "--streams", str(share), "--pool", str(args.pool),
         "--version", str(version), "--seed", str(index), "--notify-timeout", str(args.notify_timeout),
+        "--server-pid", str(server.pid),
         stdout=asyncio.subprocess.PIPE, limit=1 << 24) for index, share in enumerate(shares)]  # long result lines
     results: dict = {"workers": args.workers, "pool": args.pool}
     try:
@@ -129,6 +118,7 @@ async def benchmark(args: argparse.Namespace, server: Server) -> dict:
         connection = KeepAliveConnection(port)
         await connection.open()
         sent: list[float] = []
+        server_cpu = cpu_seconds(server.pid)
         status, payload = await connection.request(
             "PUT", f"/v1/projects/{project}/remoteConfig", {"Authorization": f"Bearer {token}", "If-Match": "*"},
             json.dumps(template).encode(), on_sent=lambda: sent.append(time.perf_counter()))
@@ -139,14 +129,19 @@ async def benchmark(args: argparse.Namespace, server: Server) -> dict:
         finals = [json.loads(await worker_process.stdout.readline()) for worker_process in workers]
         answered = [t - acknowledged for f in finals for t in f["answered"]]
         events = [t - acknowledged for f in finals for t in f["events"]]
+        stamped = [t - acknowledged for f in finals for t in f["stamped"]]
         results.update(put_ms=(acknowledged - sent[0]) * 1000, answered=len(answered),
                        wrong=sum(f["wrong"] for f in finals),
-                       wrong_examples=[e for f in finals for e in f["wrong_examples"]][:3])
+                       wrong_examples=[e for f in finals for e in f["wrong_examples"]][:3],
+                       server_cpu_s=max(f["server_cpu"] for f in finals) - server_cpu,
+                       load_cpu_s=sum(f["own_cpu"] for f in finals))
         if answered:
             results.update(last_answer_s=max(answered), p50_answer_s=percentile(answered, 50),
                            p99_answer_s=percentile(answered, 99))
         if events:
             results.update(last_event_s=max(events), p50_event_s=percentile(events, 50))
+        if stamped:
+            results.update(last_stamped_s=max(stamped), p50_stamped_s=percentile(stamped, 50))
     finally:
         for worker_process in workers:
             try:
@@ -161,8 +156,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True, help="the remote-config executable (a release build)")
     parser.add_argument("--streams", "-n", type=int, default=10_000, help="apps holding a stream (default 10000)")
-    parser.add_argument("--workers", type=int, default=2, help="load processes (default 2)")
-    parser.add_argument("--pool", type=int, default=64, help="keep-alive fetch connections per load process")
+    parser.add_argument("--workers", type=int, default=1, help="load processes (default 1)")
+    parser.add_argument("--pool", type=int, default=128, help="keep-alive fetch connections per load process "
+                                                              "(default 128)")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds between the streams open and the publish")
     parser.add_argument("--notify-timeout", type=float, default=30.0)
     parser.add_argument("--timeout", type=float, default=180.0, help="overall limit in seconds (default 180)")
@@ -173,10 +169,11 @@ def main() -> int:
     parser.add_argument("--key", help=argparse.SUPPRESS)
     parser.add_argument("--version", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--server-pid", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     raise_fd_limit(65536)
     if args.worker:
-        asyncio.run(worker(args))
+        worker(args)
         return 0
     args.binary = os.path.abspath(args.binary)
     server = Server(args.binary, "rc_admin_" + secrets.token_hex(16), keep_data=False, log_level="info")
@@ -202,11 +199,16 @@ def main() -> int:
               f"{results['wrong_examples'] or ''}")
     if "last_answer_s" in results:
         holds = results["last_answer_s"] < TARGET_SECONDS and results["answered"] == results["streams"]
-        print(f"  stream event after the PUT's answer      p50 {results['p50_event_s'] * 1000:.0f} ms, "
+        if "last_stamped_s" in results:
+            print(f"  stream event received (kernel stamp)     p50 {results['p50_stamped_s'] * 1000:.0f} ms, "
+                  f"last {results['last_stamped_s'] * 1000:.0f} ms")
+        print(f"  stream event read by the apps            p50 {results['p50_event_s'] * 1000:.0f} ms, "
               f"last {results['last_event_s'] * 1000:.0f} ms")
         print(f"  new answer after the PUT's answer        p50 {results['p50_answer_s'] * 1000:.0f} ms, "
               f"p99 {results['p99_answer_s'] * 1000:.0f} ms, last {results['last_answer_s'] * 1000:.0f} ms "
               f"(target < {TARGET_SECONDS * 1000:.0f} ms: {'holds' if holds else 'DOES NOT HOLD'})")
+        print(f"  CPU from the PUT to the last answer      server {results['server_cpu_s'] * 1000:.0f} ms, "
+              f"load processes {results['load_cpu_s'] * 1000:.0f} ms")
     print(f"  server exit status (SIGTERM)             {server.exit_status}")
     if failure:
         print(f"  FAILED: {failure}")
