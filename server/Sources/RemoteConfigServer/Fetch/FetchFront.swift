@@ -250,7 +250,8 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         if let origin = head.webOrigin, endpoint.cors.allows(origin) {
             out.writeString(CORSPolicy.answerLines(origin: origin))
         }
-        out.writeString("X-Request-Id: ")
+        out.writeString(HTTPField.Name.requestID.rawName)
+        out.writeStaticString(": ")
         out.writeString(requestID)
         out.writeString(close ? "\r\nConnection: close\r\n\r\n" : "\r\n\r\n")
         if gather {
