@@ -9,14 +9,6 @@ enum FetchRequest {
     static func context(from bytes: some Collection<UInt8>, now: Date, requireInstanceId: Bool = true) throws
         -> FetchContext
     {
-        // What SDKs send is read without a JSON tree; anything else by the strict parser.
-        if let fields = bytes.withContiguousStorageIfAvailable({ FetchBodyFields.scan(UnsafeRawBufferPointer($0)) })
-            ?? nil
-        {
-            var context = FetchContext(now: now)
-            try read(fields, into: &context, requireInstanceId: requireInstanceId)
-            return context
-        }
         let object: JSONObject
         do {
             guard case .object(let parsed) = try JSONValue(parsing: bytes) else {
@@ -28,59 +20,20 @@ enum FetchRequest {
                 "body", reason: "MALFORMED_JSON", "the request body is not valid JSON: \(error)")
         }
         var context = FetchContext(now: now)
-        try read(object, into: &context, requireInstanceId: requireInstanceId)
-        context.customSignals = try signals(object, "customSignals")
-        context.userProperties = try signals(object, "userProperties")
-        return context
-    }
-
-    /// Everything but the signals, in the order the checks run (the first failing one names the 400).
-    private static func read(_ fields: some FetchFields, into context: inout FetchContext, requireInstanceId: Bool)
-        throws
-    {
-        let instance = try string(fields, .appInstanceId, maxLength: 256)
+        let instance = try string(object, "appInstanceId", maxLength: 256)
         if instance?.isEmpty ?? true, requireInstanceId {
             throw APIError.invalidField("appInstanceId", reason: "REQUIRED", "appInstanceId is required")
         }
         context.appInstanceId = instance?.isEmpty == false ? instance : nil
-        try readAttributes(fields, into: &context)
-        if let zone = try string(fields, .timeZone, maxLength: 64), !TimeZones.isKnown(zone) {
+        try readAttributes(object, into: &context)
+        if let zone = try string(object, "timeZone", maxLength: 64), !TimeZones.isKnown(zone) {
             throw APIError.invalidField("timeZone", reason: "INVALID_TIME_ZONE", "timeZone must be an IANA zone name")
         }
-        _ = try string(fields, .sdkVersion, maxLength: 128)
+        _ = try string(object, "sdkVersion", maxLength: 128)
+        context.customSignals = try signals(object, "customSignals")
+        context.userProperties = try signals(object, "userProperties")
+        return context
     }
-
-    /// The top-level members a fetch body is read for besides the signals, named as in the body.
-    enum Field: String, CaseIterable {
-        case appInstanceId, appId, platform, appVersion, appBuild, osVersion, countryCode, languageCode
-        case firstOpenTime, timeZone, sdkVersion
-
-        /// The field named by these bytes.
-        init?(_ name: some Collection<UInt8>) {
-            guard let field = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(name) }) else { return nil }
-            self = field
-        }
-
-        /// Its position in `allCases`, for a set of fields as bits.
-        var position: Int {
-            switch self {
-            case .appInstanceId: 0
-            case .appId: 1
-            case .platform: 2
-            case .appVersion: 3
-            case .appBuild: 4
-            case .osVersion: 5
-            case .countryCode: 6
-            case .languageCode: 7
-            case .firstOpenTime: 8
-            case .timeZone: 9
-            case .sdkVersion: 10
-            }
-        }
-    }
-
-    /// The members holding signals (objects).
-    static let signalFields = ["customSignals", "userProperties"]
 
     /// The attributes that a fetch body and an OpenFeature context name alike and mean alike.
     static let attributes: Set<String> = [
@@ -89,19 +42,19 @@ enum FetchRequest {
 
     /// Reads `attributes` from `object` into `context`, each checked as a fetch checks it (400 naming the
     /// field).
-    static func readAttributes(_ object: some FetchFields, into context: inout FetchContext) throws {
-        context.appId = try string(object, .appId, maxLength: 256)
-        if let platform = try string(object, .platform, maxLength: 16) {
+    static func readAttributes(_ object: JSONObject, into context: inout FetchContext) throws {
+        context.appId = try string(object, "appId", maxLength: 256)
+        if let platform = try string(object, "platform", maxLength: 16) {
             guard let value = Platform(caseInsensitive: platform) else {
                 throw APIError.invalidField(
                     "platform", reason: "INVALID_PLATFORM", "platform must be IOS, ANDROID or WEB")
             }
             context.platform = value
         }
-        context.appVersion = try version(object, .appVersion)
-        context.appBuild = try version(object, .appBuild)
-        context.osVersion = try version(object, .osVersion)
-        if let country = try string(object, .countryCode, maxLength: 8) {
+        context.appVersion = try version(object, "appVersion")
+        context.appBuild = try version(object, "appBuild")
+        context.osVersion = try version(object, "osVersion")
+        if let country = try string(object, "countryCode", maxLength: 8) {
             // ISO 3166 alpha-2 (JP), or a UN M49 area (419, 001) as some devices report.
             let bytes = country.utf8
             let alpha = bytes.count == 2 && bytes.allSatisfy(ASCII.isLetter)
@@ -112,14 +65,14 @@ enum FetchRequest {
             }
             context.countryCode = country
         }
-        if let language = try string(object, .languageCode, maxLength: 35) {
+        if let language = try string(object, "languageCode", maxLength: 35) {
             guard ASCII.isLanguageTag(language.utf8) else {
                 throw APIError.invalidField(
                     "languageCode", reason: "INVALID_LANGUAGE", "languageCode must be a language tag such as ja-JP")
             }
             context.languageCode = language
         }
-        if let first = try string(object, .firstOpenTime, maxLength: 64) {
+        if let first = try string(object, "firstOpenTime", maxLength: 64) {
             guard let date = RFC3339.parse(first) else {
                 throw APIError.invalidField(
                     "firstOpenTime", reason: "INVALID_TIME", "firstOpenTime must be an RFC 3339 time")
@@ -153,33 +106,31 @@ enum FetchRequest {
         }
     }
 
-    private static func string(_ fields: some FetchFields, _ field: Field, maxLength: Int) throws -> String? {
-        switch fields.value(of: field) {
-        case .absent:
+    private static func string(_ object: JSONObject, _ field: String, maxLength: Int) throws -> String? {
+        switch object[field] {
+        case nil, .null?:
             return nil
-        case .string(let text):
+        case .string(let text)?:
             guard text.utf8.count <= maxLength || text.count <= maxLength else {
-                let name = field.rawValue
-                throw APIError.invalidField(name, reason: "TOO_LONG", "\(name) is longer than \(maxLength) characters")
+                throw APIError.invalidField(
+                    field, reason: "TOO_LONG", "\(field) is longer than \(maxLength) characters")
             }
             return text
-        case .other:
-            let name = field.rawValue
-            throw APIError.invalidField(name, reason: "NOT_A_STRING", "\(name) must be a string")
+        default:
+            throw APIError.invalidField(field, reason: "NOT_A_STRING", "\(field) must be a string")
         }
     }
 
     /// A version or build: 1 to 64 characters of letters, digits, `.`, `-`, `+`, `_`.
-    private static func version(_ fields: some FetchFields, _ field: Field) throws -> String? {
-        guard let text = try string(fields, field, maxLength: 64) else { return nil }
+    private static func version(_ object: JSONObject, _ field: String) throws -> String? {
+        guard let text = try string(object, field, maxLength: 64) else { return nil }
         let allowed = text.utf8.allSatisfy {
             ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
                 || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "_")
         }
         guard !text.isEmpty, allowed else {
-            let name = field.rawValue
             throw APIError.invalidField(
-                name, reason: "INVALID_VERSION", "\(name) must look like 2.1.0 (digits, letters, dots)")
+                field, reason: "INVALID_VERSION", "\(field) must look like 2.1.0 (digits, letters, dots)")
         }
         return text
     }
