@@ -1,6 +1,6 @@
-import Foundation
 import NIOCore
 import RemoteConfigCore
+import RemoteConfigTestSupport
 import Testing
 
 @testable import RemoteConfigServer
@@ -10,26 +10,25 @@ import Testing
 @Suite struct AnswerBudgetTests {
     /// A template whose callers of versions 1.0.0 to 1.0.19 get 20 different answers, each over 2 KB.
     static func template(_ name: String) throws -> CompiledTemplate {
-        var conditions: [[String: String]] = []
-        var conditional: [String: Any] = [:]
+        var conditions: [JSONValue] = []
+        var conditional = JSONObject()
         for index in 0..<20 {
             conditions.append(["name": "v\(index)", "expression": "app.version.==(['1.0.\(index)'])"])
             conditional["v\(index)"] = ["value": "\(name)-\(index)"]
         }
-        let document: [String: Any] = [
-            "conditions": conditions,
+        let document: JSONValue = [
+            "conditions": .array(conditions),
             "parameters": [
-                "choice": ["defaultValue": ["value": "none"], "conditionalValues": conditional],
-                "filler": ["defaultValue": ["value": String(repeating: "x", count: 2_000)]],
+                "choice": ["defaultValue": ["value": "none"], "conditionalValues": .object(conditional)],
+                "filler": ["defaultValue": ["value": .string(String(repeating: "x", count: 2_000))]],
             ],
         ]
-        let json = try JSONSerialization.data(withJSONObject: document)
-        return try CompiledTemplate(try RemoteConfigTemplate(json: Array(json)))
+        return try CompiledTemplate(try RemoteConfigTemplate(json: document.jsonBytes()))
     }
 
     static func choice(_ answer: FetchAnswers.Answer) throws -> String? {
-        let object = try JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
-        return (object?["entries"] as? [String: String])?["choice"]
+        let object = try JSONValue(parsing: answer.body.readableBytesView)
+        return object["entries"]?["choice"]?.stringValue
     }
 
     static func caller(_ version: Int) -> FetchContext {

@@ -12,12 +12,14 @@ import Testing
 /// ours (GNU gzip), through the router and on a live connection alike.
 @Suite struct ContentEncodingTests {
     /// A template whose answers are long enough to be worth compressing.
-    static var template: [String: Any] {
+    static var template: JSONValue {
         [
             "conditions": [["name": "ios", "expression": "device.os == 'ios'"]],
             "parameters": [
                 "release_notes": [
-                    "defaultValue": ["value": String(repeating: "Faster start-up and fewer crashes. ", count: 40)],
+                    "defaultValue": [
+                        "value": .string(String(repeating: "Faster start-up and fewer crashes. ", count: 40))
+                    ],
                     "valueType": "STRING",
                 ],
                 "current_version": [
@@ -41,7 +43,7 @@ import Testing
         var fields = headers
         fields[HTTPField.Name("X-API-Key")!] = key
         return try await app.call(
-            .post, ClientCalls.fetchPath, token: nil, json: ClientCalls.ios("2.0.0"), headers: fields)
+            .post, ClientCalls.fetchPath, token: nil, json: ClientCalls.iosBody("2.0.0"), headers: fields)
     }
 
     static func bulk(_ app: TestApp.Session, key: String, headers: HTTPFields = [:]) async throws -> TestApp.Reply {
@@ -131,9 +133,8 @@ import Testing
     /// done off the event loops, as evaluating costly conditions is.
     @Test func longAnswersAreMadeOffTheEventLoops() throws {
         func answers(_ value: String) throws -> FetchAnswers {
-            let json = try JSONSerialization.data(
-                withJSONObject: ["parameters": ["notes": ["defaultValue": ["value": value]]]])
-            return FetchAnswers(try CompiledTemplate(try RemoteConfigTemplate(json: Array(json))))
+            let template: JSONValue = ["parameters": ["notes": ["defaultValue": ["value": .string(value)]]]]
+            return FetchAnswers(try CompiledTemplate(try RemoteConfigTemplate(json: template.jsonBytes())))
         }
         #expect(try !answers(String(repeating: "x", count: 1_000)).isHeavy)
         #expect(try answers(String(repeating: "x", count: HeavyWork.inlineLimit + 1)).isHeavy)

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -13,10 +14,10 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
-            let body: [String: Any] = ["appInstanceId": "i-1", "platform": "IOS"]
+            let body: JSONValue = ["appInstanceId": "i-1", "platform": "IOS"]
             // The first fetch must land before the boundary; on a loaded machine the set-up can take longer
             // than the first margin, so the margin grows until a fetch lands before it.
-            var template: [String: Any] = [:]
+            var template: JSONObject = [:]
             var checked = false
             for margin in [2.0, 6.0, 15.0] {
                 let boundary = Date().addingTimeInterval(margin)
@@ -30,15 +31,13 @@ import Testing
                         ]
                     ],
                 ]
-                #expect(try await app.publish("shop-app", template).status == 200)
+                #expect(try await app.publish("shop-app", .object(template)).status == 200)
                 let before = try await ClientCalls.fetch(app, key: client.secret, body)
                 guard Date() < boundary else { continue }
-                #expect((before.json["entries"] as? [String: String])?["banner"] == "soon")
+                #expect(before.value["entries"]?["banner"] == "soon")
                 try await Task.sleep(until: .now + .seconds(boundary.timeIntervalSinceNow + 0.2))
                 let after = try await ClientCalls.fetch(app, key: client.secret, body)
-                #expect(
-                    (after.json["entries"] as? [String: String])?["banner"] == "live",
-                    "an answer outlived the boundary")
+                #expect(after.value["entries"]?["banner"] == "live", "an answer outlived the boundary")
                 checked = true
                 break
             }
@@ -47,9 +46,9 @@ import Testing
             // A publish starts afresh: the same body gets the new answer.
             var next = template
             next["parameters"] = ["banner": ["defaultValue": ["value": "gone"]]]
-            #expect(try await app.publish("shop-app", next).status == 200)
+            #expect(try await app.publish("shop-app", .object(next)).status == 200)
             let republished = try await ClientCalls.fetch(app, key: client.secret, body)
-            #expect((republished.json["entries"] as? [String: String])?["banner"] == "gone")
+            #expect(republished.value["entries"]?["banner"] == "gone")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -28,8 +29,8 @@ import Testing
             #expect(replies.map(\.status) == [200, 200, 200])
             #expect(replies[0].body == replies[1].body && replies[1].body == replies[2].body)
             #expect(replies[0].headers["etag"] != nil && replies[0].headers["etag"] == replies[1].headers["etag"])
-            let entries = try JSONSerialization.jsonObject(with: replies[0].body) as? [String: Any]
-            #expect((entries?["entries"] as? [String: String])?["require_force_update"] == "true")
+            let answer = try JSONValue(parsing: [UInt8](replies[0].body))
+            #expect(answer["entries"]?["require_force_update"] == "true")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -27,8 +28,8 @@ import Testing
             #expect(first.headers["x-request-id"]?.count == 16)
             #expect(second.headers["x-request-id"] == "0123456789abcdef")
             #expect(first.headers["x-request-id"] != health.headers["x-request-id"])
-            let answer = try JSONSerialization.jsonObject(with: first.body) as? [String: Any]
-            #expect(answer?["state"] as? String == "UPDATE")
+            let answer = try JSONValue(parsing: [UInt8](first.body))
+            #expect(answer["state"] == "UPDATE")
 
             let etag = try #require(first.headers["etag"])
             connection.send(ClientCalls.fetchRequest(key: key, extra: "If-None-Match: \(etag)\r\n"))
@@ -148,19 +149,19 @@ import Testing
 
     @Test func catastrophicPatternsMatchInLinearTime() async throws {
         try await ClientCalls.withShop { app, _ in
-            let conditions = Self.catastrophic.enumerated().map { index, pattern in
+            let conditions = Self.catastrophic.enumerated().map { index, pattern -> JSONValue in
                 [
                     "name": "evil_\(index)",
                     "expression": "app.customSignal['x'].matches(['\(pattern)'])",
                 ]
             }
-            let template: [String: Any] = [
-                "conditions": conditions,
+            let template: JSONValue = [
+                "conditions": .array(conditions),
                 "parameters": [
                     "banner": [
                         "defaultValue": ["value": "none"],
-                        "conditionalValues": Dictionary(
-                            uniqueKeysWithValues: (0..<3).map { ("evil_\($0)", ["value": "evil \($0)"]) }),
+                        "conditionalValues": .object(
+                            JSONObject((0..<3).map { .init(key: "evil_\($0)", value: ["value": "evil \($0)"]) })),
                     ]
                 ],
             ]
@@ -181,8 +182,8 @@ import Testing
                     let reply = try #require(try await connection.response(timeout: .seconds(30)))
                     fastest = min(fastest, ContinuousClock.now - start)
                     #expect(reply.status == 200)
-                    let entries = (try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["entries"]
-                    #expect((entries as? [String: String])?["banner"] == expected)
+                    let answer = try JSONValue(parsing: [UInt8](reply.body))
+                    #expect(answer["entries"]?["banner"] == .string(expected))
                 }
             }
             #expect(fastest < .milliseconds(100), "a 500-character match took \(fastest)")
@@ -193,7 +194,7 @@ import Testing
     func patternsThatNeedBacktrackingAreRefusedAtPublish(pattern: String) async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            let template: [String: Any] = [
+            let template: JSONValue = [
                 "conditions": [["name": "needs_backtracking", "expression": "app.version.matches(['\(pattern)'])"]],
                 "parameters": [
                     "p": ["defaultValue": ["value": "x"], "conditionalValues": ["needs_backtracking": ["value": "y"]]]
@@ -205,7 +206,7 @@ import Testing
             #expect(reply.errorFields.contains("conditions[0].expression"))
             #expect(reply.text.contains("needs_backtracking"))
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any] ?? []).isEmpty)
+            #expect(versions.value["versions"]?.arrayValue?.isEmpty ?? true)
         }
     }
 }

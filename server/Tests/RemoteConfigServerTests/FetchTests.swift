@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -14,18 +16,19 @@ import Testing
             let client = try await app.createKey(role: "client", project: "shop-app")
             let otherClient = try await app.createKey(role: "client", project: "other-app")
             let admin = try await app.createKey(role: "admin")
-            #expect(try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0")).status == 200)
+            #expect(try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("1.0.0")).status == 200)
             let byQuery = try await app.call(
-                .post, ClientCalls.fetchPath + "?key=\(client.secret)", token: nil, json: ClientCalls.ios("1.0.0"))
+                .post, ClientCalls.fetchPath + "?key=\(client.secret)", token: nil, json: ClientCalls.iosBody("1.0.0"))
             #expect(byQuery.status == 200)
-            #expect(try await ClientCalls.fetch(app, key: nil, ClientCalls.ios("1.0.0")).status == 401)
-            #expect(try await ClientCalls.fetch(app, key: "rc_client_nope", ClientCalls.ios("1.0.0")).status == 401)
-            #expect(try await ClientCalls.fetch(app, key: admin.secret, ClientCalls.ios("1.0.0")).status == 403)
-            #expect(try await ClientCalls.fetch(app, key: otherClient.secret, ClientCalls.ios("1.0.0")).status == 403)
-            let bearerOnly = try await app.call(.post, ClientCalls.fetchPath, json: ClientCalls.ios("1.0.0"))
+            #expect(try await ClientCalls.fetch(app, key: nil, ClientCalls.iosBody("1.0.0")).status == 401)
+            #expect(try await ClientCalls.fetch(app, key: "rc_client_nope", ClientCalls.iosBody("1.0.0")).status == 401)
+            #expect(try await ClientCalls.fetch(app, key: admin.secret, ClientCalls.iosBody("1.0.0")).status == 403)
+            #expect(
+                try await ClientCalls.fetch(app, key: otherClient.secret, ClientCalls.iosBody("1.0.0")).status == 403)
+            let bearerOnly = try await app.call(.post, ClientCalls.fetchPath, json: ClientCalls.iosBody("1.0.0"))
             #expect(bearerOnly.status == 401)
             try await app.call(.delete, "/v1/apiKeys/\(client.id)")
-            #expect(try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0")).status == 401)
+            #expect(try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("1.0.0")).status == 401)
         }
     }
 
@@ -33,7 +36,7 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
-            let cases: [([String: Any], String)] = [
+            let cases: [(JSONValue, String)] = [
                 (["platform": "IOS"], "appInstanceId"),
                 (["appInstanceId": "a", "platform": "SYMBIAN"], "platform"),
                 (["appInstanceId": "a", "appVersion": "2.0 beta"], "appVersion"),
@@ -55,7 +58,7 @@ import Testing
                 .post, ClientCalls.fetchPath, token: nil, raw: ByteBuffer(string: "{"), headers: headers)
             #expect(malformed.status == 400)
             let huge = try await ClientCalls.fetch(
-                app, key: client.secret, ["appInstanceId": String(repeating: "x", count: 1 << 20)])
+                app, key: client.secret, ["appInstanceId": .string(String(repeating: "x", count: 1 << 20))])
             #expect(huge.status == 413)
             #expect(huge.errorStatus == "PAYLOAD_TOO_LARGE")
         }
@@ -67,7 +70,7 @@ import Testing
             let client = try await app.createKey(role: "client", project: "shop-app")
             for country in ["JP", "gb", "419", "001"] {
                 let reply = try await ClientCalls.fetch(
-                    app, key: client.secret, ["appInstanceId": "a", "countryCode": country])
+                    app, key: client.secret, ["appInstanceId": "a", "countryCode": .string(country)])
                 #expect(reply.status == 200, "\(country)")
             }
         }
@@ -77,10 +80,10 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
-            let none = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0"))
-            #expect(none.json["state"] as? String == "NO_TEMPLATE")
-            #expect((none.json["entries"] as? [String: String])?.isEmpty == true)
-            #expect(none.json["templateVersion"] == nil)
+            let none = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("1.0.0"))
+            #expect(none.value["state"] == "NO_TEMPLATE")
+            #expect(none.value["entries"] == [:])
+            #expect(none.value["templateVersion"] == nil)
 
             try await app.publish(
                 "shop-app",
@@ -93,13 +96,13 @@ import Testing
                         ]
                     ],
                 ])
-            let empty = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0"))
-            #expect(empty.json["state"] as? String == "EMPTY_CONFIG")
-            #expect(empty.json["templateVersion"] as? String == "1")
+            let empty = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("1.0.0"))
+            #expect(empty.value["state"] == "EMPTY_CONFIG")
+            #expect(empty.value["templateVersion"] == "1")
             let android = try await ClientCalls.fetch(
                 app, key: client.secret, ["appInstanceId": "a", "platform": "android", "appVersion": "1.0.0"])
-            #expect(android.json["state"] as? String == "UPDATE")
-            #expect(android.json["entries"] as? [String: String] == ["only_android": "yes"])
+            #expect(android.value["state"] == "UPDATE")
+            #expect(android.value["entries"] == ["only_android": "yes"])
         }
     }
 
@@ -126,8 +129,9 @@ import Testing
                 ("gb", "EN-gb", "cheers"), ("US", "en-US", "hello"),
             ] {
                 let reply = try await ClientCalls.fetch(
-                    app, key: client.secret, ["appInstanceId": "a", "countryCode": country, "languageCode": language])
-                #expect((reply.json["entries"] as? [String: String])?["greeting"] == expected, "\(country) \(language)")
+                    app, key: client.secret,
+                    ["appInstanceId": "a", "countryCode": .string(country), "languageCode": .string(language)])
+                #expect(reply.value["entries"]?["greeting"] == .string(expected), "\(country) \(language)")
             }
         }
     }
@@ -136,7 +140,7 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
-            func template(android: String, ios: String) -> [String: Any] {
+            func template(android: String, ios: String) -> JSONValue {
                 [
                     "conditions": [
                         ["name": "android", "expression": "device.os == 'android'"],
@@ -145,38 +149,41 @@ import Testing
                     "parameters": [
                         "banner": [
                             "defaultValue": ["value": "default"],
-                            "conditionalValues": ["android": ["value": android], "ios": ["value": ios]],
+                            "conditionalValues": [
+                                "android": ["value": .string(android)], "ios": ["value": .string(ios)],
+                            ],
                         ]
                     ],
                 ]
             }
             try await app.publish("shop-app", template(android: "a1", ios: "i1"))
-            let first = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("2.0.0"))
+            let first = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("2.0.0"))
             let etag = try #require(first.headers[.eTag])
             #expect(first.headers[.cacheControl] == "private, no-cache")
 
             let notModified = try await ClientCalls.fetch(
-                app, key: client.secret, ClientCalls.ios("2.0.0"), ifNoneMatch: etag)
+                app, key: client.secret, ClientCalls.iosBody("2.0.0"), ifNoneMatch: etag)
             #expect(notModified.status == 304)
             #expect(notModified.body.isEmpty)
             #expect(notModified.headers[.eTag] == etag)
 
             try await app.publish("shop-app", template(android: "a2", ios: "i1"))
             let unchanged = try await ClientCalls.fetch(
-                app, key: client.secret, ClientCalls.ios("2.0.0"), ifNoneMatch: etag)
+                app, key: client.secret, ClientCalls.iosBody("2.0.0"), ifNoneMatch: etag)
             #expect(unchanged.status == 304, "an Android-only change must not change an iOS caller's ETag")
 
             try await app.publish("shop-app", template(android: "a2", ios: "i2"))
             let changed = try await ClientCalls.fetch(
-                app, key: client.secret, ClientCalls.ios("2.0.0"), ifNoneMatch: etag)
+                app, key: client.secret, ClientCalls.iosBody("2.0.0"), ifNoneMatch: etag)
             #expect(changed.status == 200)
             #expect(changed.headers[.eTag] != etag)
-            #expect((changed.json["entries"] as? [String: String])?["banner"] == "i2")
-            #expect(changed.json["templateVersion"] as? String == "3")
+            #expect(changed.value["entries"]?["banner"] == "i2")
+            #expect(changed.value["templateVersion"] == "3")
 
-            try await app.call(.post, "/v1/projects/shop-app/remoteConfig:rollback", json: ["versionNumber": "1"])
+            try await app.call(
+                .post, "/v1/projects/shop-app/remoteConfig:rollback", body: RollbackRequest(versionNumber: "1"))
             let rolledBack = try await ClientCalls.fetch(
-                app, key: client.secret, ClientCalls.ios("2.0.0"), ifNoneMatch: etag)
+                app, key: client.secret, ClientCalls.iosBody("2.0.0"), ifNoneMatch: etag)
             #expect(rolledBack.status == 304, "rolling back to what this caller had restores its ETag")
         }
     }
@@ -189,7 +196,8 @@ import Testing
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
             for _ in 0..<30 {
-                #expect(try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0")).status == 200)
+                #expect(
+                    try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("1.0.0")).status == 200)
             }
         }
     }
@@ -204,7 +212,7 @@ import Testing
             // Thirty at once: unless they straggle over 9 s, a bucket of 3 refilling at 3/s cannot admit them all.
             let replies = try await withThrowingTaskGroup(of: TestApp.Reply.self) { group in
                 for _ in 0..<30 {
-                    group.addTask { try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0")) }
+                    group.addTask { try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("1.0.0")) }
                 }
                 return try await group.reduce(into: [TestApp.Reply]()) { $0.append($1) }
             }
@@ -216,7 +224,7 @@ import Testing
             #expect(limited?.errorStatus == "RESOURCE_EXHAUSTED")
             #expect(limited?.headers[.retryAfter] != nil)
             #expect(
-                try await ClientCalls.fetch(app, key: other.secret, ClientCalls.ios("1.0.0")).status == 200,
+                try await ClientCalls.fetch(app, key: other.secret, ClientCalls.iosBody("1.0.0")).status == 200,
                 "the limit is per key")
         }
     }

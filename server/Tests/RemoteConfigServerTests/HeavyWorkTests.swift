@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -27,11 +28,11 @@ import Testing
             try await app.createProject("heavy-app")
             let atom = "app.customSignal['x'].matches(['(a+)+$', '(a|aa)*b'])"
             let expression = Array(repeating: atom, count: 10).joined(separator: " || ")
-            let conditions = (0..<40).map { ["name": "c\($0)", "expression": expression] }
-            let values = Dictionary(uniqueKeysWithValues: (0..<40).map { ("c\($0)", ["value": "v"]) })
-            let template: [String: Any] = [
-                "conditions": conditions,
-                "parameters": ["banner": ["defaultValue": ["value": "none"], "conditionalValues": values]],
+            let conditions: [JSONValue] = (0..<40).map { ["name": "c\($0)", "expression": .string(expression)] }
+            let values = JSONObject((0..<40).map { .init(key: "c\($0)", value: ["value": "v"]) })
+            let template: JSONValue = [
+                "conditions": .array(conditions),
+                "parameters": ["banner": ["defaultValue": ["value": "none"], "conditionalValues": .object(values)]],
             ]
             #expect(try await app.publish("heavy-app", template).status == 200)
             let key = try await app.createKey(role: "client", project: "heavy-app")

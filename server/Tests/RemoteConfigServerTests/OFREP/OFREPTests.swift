@@ -58,17 +58,6 @@ import Testing
         }
     }
 
-    /// `withShop` with a template built as a Foundation object; kept while tests still build templates as
-    /// `[String: Any]`.
-    @_disfavoredOverload
-    static func withShop(
-        live: Bool, template: @escaping @Sendable () -> [String: Any],
-        _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
-    ) async throws {
-        let value = try FoundationJSON.value(template())
-        try await withShop(live: live, template: { value }, body)
-    }
-
     static func evaluate(
         _ app: TestApp.Session, _ path: String, key: String?, context: JSONValue?, headers: HTTPFields = [:]
     ) async throws -> TestApp.Reply {
