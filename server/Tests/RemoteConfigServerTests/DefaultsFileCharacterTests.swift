@@ -38,21 +38,21 @@ import Testing
         }
     }
 
-    static func template(_ values: [String: String], conditional: String? = nil) -> [String: Any] {
-        var parameters: [String: Any] = [:]
-        for (key, value) in values {
-            parameters[key] = ["defaultValue": ["value": value], "valueType": "STRING"]
+    static func template(_ values: [String: String], conditional: String? = nil) -> JSONValue {
+        var parameters = JSONObject()
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            parameters[key] = ["defaultValue": ["value": .string(value)], "valueType": "STRING"]
         }
-        var template: [String: Any] = ["parameters": parameters]
+        var template: JSONObject = [:]
         if let conditional {
             template["conditions"] = [["name": "ios", "expression": "device.os == 'ios'"]]
             parameters["greeting"] = [
-                "defaultValue": ["value": "hi"], "conditionalValues": ["ios": ["value": conditional]],
+                "defaultValue": ["value": "hi"], "conditionalValues": ["ios": ["value": .string(conditional)]],
                 "valueType": "STRING",
             ]
-            template["parameters"] = parameters
         }
-        return template
+        template["parameters"] = .object(parameters)
+        return .object(template)
     }
 
     @Test func aCharacterXMLCannotHoldIsRefusedNamingTheParameter() async throws {
@@ -68,7 +68,7 @@ import Testing
             #expect(conditional.errorReasons == ["INVALID_CHARACTER"])
             #expect(conditional.text.contains("parameters.greeting.conditionalValues.ios.value"), "\(conditional.text)")
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.isEmpty ?? true, "a refused publish stored a version")
+            #expect(versions.value["versions"]?.arrayValue?.isEmpty ?? true, "a refused publish stored a version")
         }
     }
 

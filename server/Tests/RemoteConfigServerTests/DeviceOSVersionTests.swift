@@ -25,9 +25,6 @@ import Testing
         ]
     }
 
-    /// `templateValue` as a Foundation object; kept while tests still build templates as `[String: Any]`.
-    static var template: [String: Any] { FoundationJSON.object(templateValue) }
-
     static func withShop(
         live: Bool, _ body: @Sendable @escaping (TestApp.Session, String) async throws -> Void
     ) async throws {

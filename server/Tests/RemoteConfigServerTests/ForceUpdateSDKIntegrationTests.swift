@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import RemoteConfigClient
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
     ) async throws {
         try await TestApp.live { app in
             try await app.createProject("shop-app")
-            let published = try await app.publish("shop-app", try JSONSerialization.jsonObject(with: template))
+            let published = try await app.publish("shop-app", try JSONValue(parsing: [UInt8](template)))
             try SetupFailure.unless(published.status == 200, "could not publish: \(published.text)")
             let key = try await app.createKey(role: "client", project: "shop-app")
             try await body(app, key.secret)
@@ -112,7 +113,7 @@ import Testing
     }
 
     @Test func theServerSeesTheOSVersionTheSDKSends() async throws {
-        let template = try JSONSerialization.data(withJSONObject: DeviceOSVersionTests.template)
+        let template = Data(DeviceOSVersionTests.templateValue.jsonBytes())
         try await Self.withShop(template) { app, key in
             let rows: [(String?, String, ForceUpdateDecision)] = [
                 ("15.7.2", "2.9.4", .updateAvailable(latest: "2.9.4", storeURL: nil)),

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
 /// The README's force-update example, end to end through publish and fetch.
 @Suite struct ForceUpdateTests {
     @Test func appsTooOldOrBrokenMustUpdate() async throws {
-        let body = try JSONSerialization.data(withJSONObject: TemplateFixtures.readmeForceUpdate)
+        let body = TemplateFixtures.readmeForceUpdateValue.jsonBytes()
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let client = try await app.createKey(role: "client", project: "shop-app")
@@ -24,9 +25,10 @@ import Testing
             ]
             for (platform, version, forced) in cases {
                 let reply = try await ClientCalls.fetch(
-                    app, key: client.secret, ["appInstanceId": "i", "platform": platform, "appVersion": version])
-                let entries = reply.json["entries"] as? [String: String]
-                #expect(entries?["require_force_update"] == forced, "\(platform) \(version)")
+                    app, key: client.secret,
+                    ["appInstanceId": "i", "platform": .string(platform), "appVersion": .string(version)])
+                let entries = reply.value["entries"]
+                #expect(entries?["require_force_update"] == .string(forced), "\(platform) \(version)")
                 #expect(entries?["current_version"] == "2.3.0")
                 #expect(entries?["app_store_url"] == "https://apps.apple.com/app/id123")
             }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
@@ -10,10 +11,10 @@ import Testing
         try await TestApp.run { app in
             let reply = try await app.call(.get, "/v1/nothing-here")
             #expect(reply.status == 404)
-            let error = try #require(reply.json["error"] as? [String: Any])
-            #expect(error["code"] as? Int == 404)
-            #expect(error["status"] as? String == "NOT_FOUND")
-            #expect((error["message"] as? String)?.isEmpty == false)
+            let error = try reply.decode(ErrorBody.self).error
+            #expect(error.code == 404)
+            #expect(error.status == "NOT_FOUND")
+            #expect(!error.message.isEmpty)
             #expect(reply.headers[.contentType]?.hasPrefix("application/json") == true)
         }
     }
@@ -61,7 +62,8 @@ import Testing
     @Test func bodyOverOneMebibyteIs413() async throws {
         try await TestApp.run { app in
             let name = String(repeating: "x", count: (1 << 20) + 10)
-            let reply = try await app.call(.post, "/v1/projects", json: ["projectId": "big-app", "displayName": name])
+            let reply = try await app.call(
+                .post, "/v1/projects", body: CreateProjectRequest(projectId: "big-app", displayName: name))
             #expect(reply.status == 413)
             #expect(reply.errorStatus == "PAYLOAD_TOO_LARGE")
             #expect(try await app.call(.get, "/v1/projects/big-app").status == 404)

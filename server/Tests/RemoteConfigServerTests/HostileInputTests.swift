@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -48,27 +50,28 @@ import Testing
         try await TestApp.run { app in
             let sneaky = "x'); DROP TABLE template_versions; --"
             let created = try await app.call(
-                .post, "/v1/projects", json: ["projectId": "shop-app", "displayName": sneaky])
-            #expect(created.json["displayName"] as? String == sneaky)
-            let template: [String: Any] = [
-                "conditions": [["name": sneaky, "expression": "true"]],
+                .post, "/v1/projects", body: CreateProjectRequest(projectId: "shop-app", displayName: sneaky))
+            #expect(try created.decode(Project.self).displayName == sneaky)
+            let template: JSONValue = [
+                "conditions": [["name": .string(sneaky), "expression": "true"]],
                 "parameters": [
                     "text": [
-                        "defaultValue": ["value": sneaky], "description": sneaky,
-                        "conditionalValues": [sneaky: ["value": "\\\"; SELECT pg_sleep(10); --"]],
+                        "defaultValue": ["value": .string(sneaky)], "description": .string(sneaky),
+                        "conditionalValues": .object([sneaky: ["value": "\\\"; SELECT pg_sleep(10); --"]]),
                     ]
                 ],
             ]
             let published = try await app.publish("shop-app", template)
             #expect(published.status == 200)
             let read = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
-            let parameters = read.json["parameters"] as? [String: [String: Any]]
-            #expect((parameters?["text"]?["defaultValue"] as? [String: String])?["value"] == sneaky)
-            #expect(parameters?["text"]?["description"] as? String == sneaky)
-            let key = try await app.call(.post, "/v1/apiKeys", json: ["role": "viewer", "displayName": sneaky])
-            #expect(key.json["displayName"] as? String == sneaky)
+            let text = read.value["parameters"]?["text"]
+            #expect(text?["defaultValue"]?["value"] == .string(sneaky))
+            #expect(text?["description"] == .string(sneaky))
+            let key = try await app.call(
+                .post, "/v1/apiKeys", body: CreateAPIKeyRequest(displayName: sneaky, role: "viewer"))
+            #expect(try key.decode(APIKey.self).displayName == sneaky)
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.count == 1)
+            #expect(versions.value["versions"]?.arrayValue?.count == 1)
         }
     }
 
@@ -76,19 +79,20 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             // Under 1 MiB of body but over 1,000,000 characters of values in all.
-            let big = String(repeating: "x", count: 500_001)
-            let template: [String: Any] = [
+            let big = JSONValue.string(String(repeating: "x", count: 500_001))
+            let template: JSONValue = [
                 "parameters": ["a": ["defaultValue": ["value": big]], "b": ["defaultValue": ["value": big]]]
             ]
             let tooMuch = try await app.publish("shop-app", template)
             #expect(tooMuch.status == 400)
             #expect(tooMuch.errorReasons == ["LIMIT_EXCEEDED"])
-            let oneString = String(repeating: "x", count: 1 << 20)
+            let oneString = JSONValue.string(String(repeating: "x", count: 1 << 20))
             let overBody = try await app.publish(
                 "shop-app", ["parameters": ["a": ["defaultValue": ["value": oneString]]]])
             #expect(overBody.status == 413)
             let fine = try await app.publish(
-                "shop-app", ["parameters": ["a": ["defaultValue": ["value": String(repeating: "x", count: 300_000)]]]])
+                "shop-app",
+                ["parameters": ["a": ["defaultValue": ["value": .string(String(repeating: "x", count: 300_000))]]]])
             #expect(fine.status == 200)
         }
     }
@@ -99,38 +103,45 @@ import Testing
     @Test func nulInStoredTextIsA400NamingTheField() async throws {
         try await TestApp.run { app in
             let nul = "a\u{0}b"
-            let project = try await app.call(.post, "/v1/projects", json: ["projectId": "nul-app", "displayName": nul])
+            let project = try await app.call(
+                .post, "/v1/projects", body: CreateProjectRequest(projectId: "nul-app", displayName: nul))
             #expect(project.status == 400)
             #expect(project.errorFields == ["displayName"])
             #expect(try await app.call(.get, "/v1/projects/nul-app").status == 404)
-            let key = try await app.call(.post, "/v1/apiKeys", json: ["role": "viewer", "displayName": nul])
+            let key = try await app.call(
+                .post, "/v1/apiKeys", body: CreateAPIKeyRequest(displayName: nul, role: "viewer"))
             #expect(key.status == 400)
             #expect(key.errorFields == ["displayName"])
 
             try await app.createProject("shop-app")
             let publish = try await app.publish(
-                "shop-app", ["version": ["description": nul], "parameters": ["a": ["defaultValue": ["value": nul]]]])
+                "shop-app",
+                [
+                    "version": ["description": .string(nul)],
+                    "parameters": ["a": ["defaultValue": ["value": .string(nul)]]],
+                ])
             #expect(publish.status == 400)
             #expect(publish.errorFields.sorted() == ["parameters.a.defaultValue.value", "version.description"])
-            let refused = try await app.publish("shop-app", ["parameters": ["a": ["defaultValue": ["value": nul]]]])
+            let refused = try await app.publish(
+                "shop-app", ["parameters": ["a": ["defaultValue": ["value": .string(nul)]]]])
             #expect(refused.errorReasons == ["INVALID_CHARACTER"], "XML cannot carry U+0000")
-            let tab = "a\tb"
+            let tab: JSONValue = "a\tb"
             let value = try await app.publish("shop-app", ["parameters": ["a": ["defaultValue": ["value": tab]]]])
             #expect(value.status == 200, "a value may hold a tab")
             let read = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
-            let parameters = read.json["parameters"] as? [String: [String: Any]]
-            #expect((parameters?["a"]?["defaultValue"] as? [String: String])?["value"] == tab)
+            #expect(read.value["parameters"]?["a"]?["defaultValue"]?["value"] == tab)
 
             let draft = try await app.call(
                 .put, "/v1/projects/shop-app/remoteConfig/draft", json: ["parameters": [:]], headers: [.ifMatch: "*"])
             #expect(draft.status == 200)
             let fromDraft = try await app.call(
-                .post, "/v1/projects/shop-app/remoteConfig/draft:publish?force=true", json: ["description": nul],
+                .post, "/v1/projects/shop-app/remoteConfig/draft:publish?force=true",
+                body: PublishDraftRequest(description: nul),
                 headers: [.ifMatch: "*"])
             #expect(fromDraft.status == 400)
             #expect(fromDraft.errorFields == ["description"])
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.count == 1, "nothing was published")
+            #expect(versions.value["versions"]?.arrayValue?.count == 1, "nothing was published")
         }
     }
 
@@ -146,7 +157,7 @@ import Testing
                 #expect(reply.errorFields == ["validateOnly"])
             }
             let versions = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-            #expect((versions.json["versions"] as? [Any])?.count == 0, "nothing was published: \(versions.text)")
+            #expect(versions.value["versions"]?.arrayValue?.count == 0, "nothing was published: \(versions.text)")
             let dryRun = try await app.call(
                 .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: ["parameters": [:]],
                 headers: [.ifMatch: "*"])

@@ -21,10 +21,10 @@ import Testing
             #expect(before.status == 200)
             #expect(before.headers[.contentType]?.hasPrefix("text/plain") == true)
 
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
-            let first = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.ios("1.0.0"))
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
+            let first = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("1.0.0"))
             _ = try await ClientCalls.fetch(
-                app, key: client.secret, ClientCalls.ios("1.0.0"), ifNoneMatch: first.headers[.eTag])
+                app, key: client.secret, ClientCalls.iosBody("1.0.0"), ifNoneMatch: first.headers[.eTag])
             _ = try await app.call(.get, "/v1/nothing", token: nil)
 
             let after = try await app.call(.get, "/metrics", token: nil).text

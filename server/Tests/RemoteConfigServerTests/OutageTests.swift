@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import RemoteConfigAPI
 import RemoteConfigServer
 import RemoteConfigStore
 import RemoteConfigTestSupport
@@ -26,8 +27,7 @@ import Testing
             let key = try await client.execute(
                 uri: "/v1/apiKeys", method: .post, headers: admin,
                 body: .init(string: #"{"role": "client", "project": "shop-app"}"#))
-            let secret = try #require(
-                (try JSONSerialization.jsonObject(with: Data(buffer: key.body)) as? [String: Any])?["key"] as? String)
+            let secret = try #require(try APIDecoder.decode(APIKey.self, from: key.body.readableBytesView).key)
             var publishHeaders = admin
             publishHeaders[.ifMatch] = "*"
             let published = try await client.execute(

@@ -1,14 +1,14 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
 /// Requests NIO's HTTP parser refuses still get the API's JSON error shape, and cost the connection only.
 @Suite struct ProtocolErrorTests {
     /// The error object of a JSON error body.
-    static func error(_ response: RawConnection.Response?) throws -> [String: Any] {
+    static func error(_ response: RawConnection.Response?) throws -> ErrorBody.Content {
         let body = try #require(response?.body)
-        let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
-        return try #require(json["error"] as? [String: Any])
+        return try APIDecoder.decode(ErrorBody.self, from: body).error
     }
 
     @Test func aHeadOverTheLimitIs431InTheErrorShape() async throws {
@@ -22,10 +22,9 @@ import Testing
             #expect(response?.headers["connection"] == "close")
             #expect(response?.headers["x-request-id"]?.count == 16)
             let error = try Self.error(response)
-            #expect(error["code"] as? Int == 431)
-            #expect(error["status"] as? String == "REQUEST_HEADERS_TOO_LARGE")
-            let details = error["details"] as? [[String: String]]
-            #expect(details == [["field": "headers", "reason": "HEADERS_TOO_LARGE"]])
+            #expect(error.code == 431)
+            #expect(error.status == "REQUEST_HEADERS_TOO_LARGE")
+            #expect(error.details == [ErrorBody.Detail(field: "headers", reason: "HEADERS_TOO_LARGE")])
             #expect(try await connection.waitForDisconnect(timeout: .seconds(5)))
 
             // Nothing else is affected: a new connection is served.
@@ -42,8 +41,8 @@ import Testing
             let response = try await connection.response()
             #expect(response?.status == 400)
             let error = try Self.error(response)
-            #expect(error["status"] as? String == "INVALID_ARGUMENT")
-            #expect((error["details"] as? [[String: String]])?.first?["reason"] == "MALFORMED_HTTP")
+            #expect(error.status == "INVALID_ARGUMENT")
+            #expect(error.details?.first?.reason == "MALFORMED_HTTP")
             #expect(try await connection.waitForDisconnect(timeout: .seconds(5)))
         }
     }

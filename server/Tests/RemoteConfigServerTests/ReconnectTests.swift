@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import RemoteConfigAPI
 import RemoteConfigServer
 import RemoteConfigStore
 import RemoteConfigTestSupport
@@ -41,9 +42,7 @@ import Testing
                 let key = try await serverB.execute(
                     uri: "/v1/apiKeys", method: .post, headers: admin,
                     body: .init(string: #"{"role": "client", "project": "shop-app"}"#))
-                let secret = try #require(
-                    (try JSONSerialization.jsonObject(with: Data(buffer: key.body)) as? [String: Any])?["key"]
-                        as? String)
+                let secret = try #require(try APIDecoder.decode(APIKey.self, from: key.body.readableBytesView).key)
                 _ = try await serverB.execute(
                     uri: "/v1/projects/shop-app/remoteConfig", method: .put, headers: publish,
                     body: Self.template("1.0.0"))

@@ -47,7 +47,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdateValue)
             let transport = RecordingTransport()
             let config = Self.sdk(
                 port: app.port, key: key.secret, version: "2.0.0", directory: directory, transport: transport)
@@ -99,10 +99,8 @@ import Testing
                 port: app.port, key: key.secret, version: "2.0.0", directory: directory, transport: transport)
             #expect(try await config.fetchAndActivate() == .successFetchedFromRemote)
             let notes = try #require(
-                (ContentEncodingTests.template["parameters"] as? [String: [String: Any]])?["release_notes"])
-            #expect(
-                config.configValue(forKey: "release_notes").stringValue
-                    == (notes["defaultValue"] as? [String: String])?["value"])
+                ContentEncodingTests.template["parameters"]?["release_notes"]?["defaultValue"]?["value"]?.stringValue)
+            #expect(config.configValue(forKey: "release_notes").stringValue == notes)
             #expect(config.configValue(forKey: "current_version").stringValue == "2.2.0")
             try await config.fetch(withExpirationDuration: 0)
             #expect(transport.statuses.withLockedValue { $0 } == [200, 304])
@@ -114,7 +112,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdateValue)
             let cases: [(String, String)] = [
                 ("1.0.0", "required"), ("1.1.4", "required"), ("1.9.9", "required"), ("2.0.0", "available"),
                 ("2.1", "available"), ("2.3.0", "upToDate"),
@@ -142,7 +140,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdateValue)
             let blocked = Self.sdk(port: app.port, key: key.secret, version: "1.1.4", directory: directory)
             try await blocked.fetchAndActivate()
             guard case .updateRequired = blocked.checkForUpdate() else {
@@ -161,7 +159,7 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdateValue)
             let blocked = Self.sdk(port: app.port, key: key.secret, version: "1.1.4", directory: offlineDirectory)
             try await blocked.fetchAndActivate()
         }
@@ -193,15 +191,14 @@ import Testing
         try await TestApp.live { app in
             try await app.createProject("shop-app")
             let key = try await app.createKey(role: "client", project: "shop-app")
-            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdate)
+            try await app.publish("shop-app", TemplateFixtures.readmeForceUpdateValue)
             let config = Self.sdk(port: app.port, key: key.secret, version: "2.0.0", directory: directory)
             try await config.fetchAndActivate()
             let updates = config.configUpdates()
             try await Task.sleep(for: .milliseconds(300))  // let the stream connect
-            var raised = TemplateFixtures.readmeForceUpdate
-            var parameters = raised["parameters"] as! [String: Any]
-            parameters["current_version"] = ["defaultValue": ["value": "2.4.0"], "valueType": "STRING"]
-            raised["parameters"] = parameters
+            // The README's template with `current_version` raised.
+            let raised = TemplateFixtures.forceUpdateValue(
+                currentVersion: "2.4.0", storeURL: "https://apps.apple.com/app/id123")
             try await app.publish("shop-app", raised)
             // From the moment the publish is acknowledged: the listener's share of the delay.
             let start = ContinuousClock.now

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -35,10 +36,9 @@ import Testing
             let answer = try #require(try await refused.response())
             #expect(answer.status == 503)
             #expect(answer.headers["retry-after"] == "10")
-            let error = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
-            let body = try #require(error?["error"] as? [String: Any])
-            #expect(body["status"] as? String == "UNAVAILABLE")
-            #expect((body["message"] as? String)?.contains("client key") == true)
+            let body = try APIDecoder.decode(ErrorBody.self, from: answer.body).error
+            #expect(body.status == "UNAVAILABLE")
+            #expect(body.message.contains("client key"))
 
             // Another project's key streams, and hears its publishes.
             let (shopStream, shopHead) = try await Self.open(app, "shop-app", key: shop)

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigTestSupport
 import Testing
 
@@ -25,12 +26,13 @@ import Testing
                 "open-files limit 160: room for about 96 connections, at most 86 streams (86 per client key)"))
         let base = "http://127.0.0.1:\(port)"
         _ = try await HTTP.request(
-            "POST", base + "/v1/projects", headers: Self.admin, body: HTTP.json(["projectId": "cap-app"]))
+            "POST", base + "/v1/projects", headers: Self.admin,
+            body: try HTTP.encoded(CreateProjectRequest(projectId: "cap-app")))
         let key = try #require(
             try await HTTP.request(
                 "POST", base + "/v1/apiKeys", headers: Self.admin,
-                body: HTTP.json(["role": "client", "project": "cap-app", "displayName": "app"])
-            ).json["key"] as? String)
+                body: try HTTP.encoded(CreateAPIKeyRequest(displayName: "app", role: "client", project: "cap-app"))
+            ).decode(APIKey.self).key)
 
         var open: [SSEClient] = []
         var refused = 0
@@ -105,12 +107,13 @@ import Testing
         let port = try await server.waitUntilListening()
         let base = "http://127.0.0.1:\(port)"
         _ = try await HTTP.request(
-            "POST", base + "/v1/projects", headers: Self.admin, body: HTTP.json(["projectId": "cap-app"]))
+            "POST", base + "/v1/projects", headers: Self.admin,
+            body: try HTTP.encoded(CreateProjectRequest(projectId: "cap-app")))
         let key = try #require(
             try await HTTP.request(
                 "POST", base + "/v1/apiKeys", headers: Self.admin,
-                body: HTTP.json(["role": "client", "project": "cap-app", "displayName": "app"])
-            ).json["key"] as? String)
+                body: try HTTP.encoded(CreateAPIKeyRequest(displayName: "app", role: "client", project: "cap-app"))
+            ).decode(APIKey.self).key)
 
         // What an operator and an app already hold: keep-alive connections and a few streams.
         let admin = try RawConnection(port: port)
