@@ -21,7 +21,7 @@ import Testing
         let published = try await HTTP.request(
             "PUT", base + "/v1/projects/shop-app/remoteConfig",
             headers: ["Authorization": "Bearer \(CommandLineTests.token)", "If-Match": "*"],
-            body: try JSONSerialization.data(withJSONObject: RolloutFixture.template))
+            body: HTTP.json(RolloutFixture.template))
         #expect(published.status == 200)
 
         var run = try await cli(

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -27,35 +28,36 @@ import Testing
             let admin = ["Authorization": "Bearer \(ReplicaTests.token)"]
             #expect(
                 try await HTTP.request(
-                    "POST", bases[0] + "/v1/projects", headers: admin, body: HTTP.json(["projectId": "shop-app"])
+                    "POST", bases[0] + "/v1/projects", headers: admin,
+                    body: try HTTP.encoded(CreateProjectRequest(projectId: "shop-app"))
                 ).status == 201)
             let published = try await HTTP.request(
                 "PUT", bases[0] + "/v1/projects/shop-app/remoteConfig",
                 headers: admin.merging(["If-Match": "*"]) { $1 },
-                body: HTTP.json(TemplateFixtures.forceUpdate()))
+                body: HTTP.json(TemplateFixtures.forceUpdateValue()))
             #expect(published.status == 200)
             let key = try await HTTP.request(
                 "POST", bases[0] + "/v1/apiKeys", headers: admin,
-                body: HTTP.json(["role": "client", "project": "shop-app", "displayName": "app"]))
-            let secret = try #require(key.json["key"] as? String)
+                body: try HTTP.encoded(CreateAPIKeyRequest(displayName: "app", role: "client", project: "shop-app")))
+            let secret = try #require(try key.decode(APIKey.self).key)
             // Saved on the second server, which asks the store through RC_STORE_LOOKUP_URL.
             let link = try await HTTP.request(
                 "PUT", bases[1] + "/v1/projects/shop-app/storeSync", headers: admin,
-                body: HTTP.json(StoreSyncFixture.link(enabled: true)))
+                body: try HTTP.encoded(StoreSyncFixture.link(enabled: true)))
             #expect(link.status == 200, "\(String(decoding: link.body, as: UTF8.self))")
             for base in bases {
                 let followed = try await ReplicaTests.within(.seconds(20)) {
                     let reply = try await HTTP.request(
                         "POST", base + "/v1/projects/shop-app/remoteConfig:fetch", headers: ["X-API-Key": secret],
                         body: HTTP.json(["appInstanceId": "i", "platform": "IOS", "appVersion": "2.0.0"]))
-                    return (reply.json["entries"] as? [String: String])?["current_version"] == "2.4.0"
+                    return StoreSyncFixture.strings(reply.value["entries"])["current_version"] == "2.4.0"
                 }
                 #expect(followed != nil, "\(base) does not serve the store's version")
             }
             #expect(store.requests.count == 1, "\(store.requests)")
             // The first server asks the store through --store-lookup-url.
             let run = try await HTTP.request("POST", bases[0] + "/v1/projects/shop-app/storeSync:run", headers: admin)
-            #expect(run.json["result"] as? String == "UNCHANGED", "\(String(decoding: run.body, as: UTF8.self))")
+            #expect(try run.decode(RemoteConfigAPI.StoreLink.self).result == "UNCHANGED", "\(run.text)")
             #expect(store.requests.count == 2)
         }
     }
@@ -72,15 +74,16 @@ import Testing
             let base = "http://127.0.0.1:\(try await server.waitUntilListening())"
             let admin = ["Authorization": "Bearer \(ReplicaTests.token)"]
             _ = try await HTTP.request(
-                "POST", base + "/v1/projects", headers: admin, body: HTTP.json(["projectId": "shop-app"]))
+                "POST", base + "/v1/projects", headers: admin,
+                body: try HTTP.encoded(CreateProjectRequest(projectId: "shop-app")))
             _ = try await HTTP.request(
                 "PUT", base + "/v1/projects/shop-app/remoteConfig", headers: admin.merging(["If-Match": "*"]) { $1 },
-                body: HTTP.json(TemplateFixtures.forceUpdate()))
+                body: HTTP.json(TemplateFixtures.forceUpdateValue()))
             _ = try await HTTP.request(
                 "PUT", base + "/v1/projects/shop-app/storeSync", headers: admin,
-                body: HTTP.json(StoreSyncFixture.link()))
+                body: try HTTP.encoded(StoreSyncFixture.link()))
             let run = try await HTTP.request("POST", base + "/v1/projects/shop-app/storeSync:run", headers: admin)
-            #expect(run.json["result"] as? String == "FAILED", "\(String(decoding: run.body, as: UTF8.self))")
+            #expect(try run.decode(RemoteConfigAPI.StoreLink.self).result == "FAILED", "\(run.text)")
             let logged = try await ReplicaTests.within(.seconds(10)) {
                 server.output.contains("critical remote-config : admin key rotated")
             }

@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -15,13 +17,12 @@ import Testing
         return (server, "http://127.0.0.1:\(try await server.waitUntilListening())")
     }
 
-    static func call(_ method: String, _ url: String, _ body: [String: Any], ifMatch: String? = nil) async throws
+    static func call(_ method: String, _ url: String, _ body: Data, ifMatch: String? = nil) async throws
         -> HTTP.Reply
     {
         var headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
         if let ifMatch { headers["If-Match"] = ifMatch }
-        return try await HTTP.request(
-            method, url, headers: headers, body: try JSONSerialization.data(withJSONObject: body))
+        return try await HTTP.request(method, url, headers: headers, body: body)
     }
 
     @Test func aDeliveryInFlightWhenItsServerIsKilledArrivesAfterwardsWithTheSameId() async throws {
@@ -29,14 +30,18 @@ import Testing
             let url = try await TestCluster.shared.makeDatabase()
             let (first, base) = try await Self.start(url)
             defer { Task { await first.stop() } }
-            #expect(try await Self.call("POST", base + "/v1/projects", ["projectId": "shop-app"]).status == 201)
+            #expect(
+                try await Self.call(
+                    "POST", base + "/v1/projects", try HTTP.encoded(CreateProjectRequest(projectId: "shop-app"))
+                ).status == 201)
             let created = try await Self.call(
                 "POST", base + "/v1/projects/shop-app/webhooks",
-                ["url": receiver.url, "events": ["template.published"]])
+                try HTTP.encoded(WebhookRequest(url: receiver.url, events: ["template.published"])))
             #expect(created.status == 201)
             receiver.hang(1)
             let published = try await Self.call(
-                "PUT", base + "/v1/projects/shop-app/remoteConfig", WebhookFixture.template(true), ifMatch: "*")
+                "PUT", base + "/v1/projects/shop-app/remoteConfig", HTTP.json(WebhookFixture.template(true)),
+                ifMatch: "*")
             #expect(published.status == 200)
             // The first server is sending it now: kill it mid-delivery.
             let inFlight = try await receiver.waitFor(1)
@@ -49,7 +54,7 @@ import Testing
             try #require(both.count == 2)
             #expect(both[0].headers["RC-Webhook-Id"] == both[1].headers["RC-Webhook-Id"])
             #expect(both[0].body == both[1].body)
-            #expect((both[1].json["data"] as? [String: Any])?["versionNumber"] as? String == "1")
+            #expect(both[1].value["data"]?["versionNumber"] == "1")
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -26,8 +28,8 @@ import Testing
             #expect(run.stderr.contains("shown this once"))
             run = try await cli("webhooks", "list", "-p", "shop-app", "--json")
             CommandLineTests.expectOK(run)
-            let listed = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
-            let name = try #require((listed["webhooks"] as? [[String: Any]])?.first?["name"] as? String)
+            let listed = try APIDecoder.decode(WebhookList.self, from: Array(run.stdout.utf8))
+            let name = try #require(listed.webhooks.first?.name)
             #expect(!run.stdout.contains(secret))
             run = try await cli("webhooks", "list", "-p", "shop-app")
             #expect(run.stdout.hasPrefix("WEBHOOK"), "\(run)")
@@ -35,7 +37,7 @@ import Testing
 
             CommandLineTests.expectOK(try await cli("webhooks", "test", "-p", "shop-app", name))
             let received = try await receiver.waitFor(1)
-            #expect(received.first?.json["type"] as? String == "ping")
+            #expect(received.first?.value["type"] == "ping")
             let deadline = ContinuousClock.now + .seconds(10)
             repeat {
                 run = try await cli("webhooks", "deliveries", "-p", "shop-app", name)

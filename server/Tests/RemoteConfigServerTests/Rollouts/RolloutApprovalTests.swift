@@ -12,13 +12,14 @@ import Testing
     @Test func anApprovedPlanStartsAndItsStepsAndHaltNeedNoFurtherApproval() async throws {
         try await TestApp.run { app in
             let key = try await RolloutFixture.setUp(app)
-            let patched = try await app.call(.patch, "/v1/projects/shop-app", json: ["requireApproval": true])
+            let patched = try await app.call(
+                .patch, "/v1/projects/shop-app", body: UpdateProjectRequest(requireApproval: true))
             #expect(patched.status == 200)
             let author = try await app.createKey(role: "editor", project: "shop-app", name: "author").secret
             let reviewer = try await app.createKey(role: "editor", project: "shop-app", name: "reviewer").secret
 
             let created = try await RolloutFixture.create(
-                app, steps: [["percent": 10, "holdSeconds": 3600], ["percent": 100]], token: author)
+                app, steps: [.init(percent: 10, holdSeconds: 3600), .init(percent: 100)], token: author)
             #expect(created.status == 201, "\(created.text)")
             let proposed = try RolloutFixture.decode(created)
             #expect(proposed.state == "PROPOSED")
@@ -29,30 +30,38 @@ import Testing
             #expect(try await RolloutFixture.versions(app).count == 1, "nothing published before approval")
             let id = String(changeRequest.dropFirst("changeRequests/".count))
             let request = try await app.call(.get, "\(Self.changeRequests)/\(id)")
-            let template = request.json["template"] as? [String: Any]
-            let first = (template?["conditions"] as? [[String: Any]])?.first?["name"] as? String
+            let template = try request.decode(ChangeRequest.self).template
+            let first = template?["conditions"]?[0]?["name"]?.stringValue
             #expect(first == proposed.conditionName, "the change request carries the first step")
 
             // Someone publishes meanwhile, through another approved change request: the plan still applies on top.
-            var edited = RolloutFixture.template
-            edited["parameters"] = [
-                "new_checkout": ["defaultValue": ["value": "false"], "valueType": "BOOLEAN"],
-                "banner": ["defaultValue": ["value": "edited meanwhile"]],
+            let edited: JSONValue = [
+                "conditions": RolloutFixture.template["conditions"] ?? [],
+                "parameters": [
+                    "new_checkout": ["defaultValue": ["value": "false"], "valueType": "BOOLEAN"],
+                    "banner": ["defaultValue": ["value": "edited meanwhile"]],
+                ],
             ]
             let other = try await app.call(
-                .post, Self.changeRequests, token: author, json: ["description": "banner", "template": edited])
-            let otherId = String((other.json["name"] as? String ?? "").dropFirst("changeRequests/".count))
+                .post, Self.changeRequests, token: author,
+                body: CreateChangeRequestRequest(description: "banner", template: edited))
+            let otherId = try other.decode(ChangeRequest.self).id
             #expect(
-                try await app.call(.post, "\(Self.changeRequests)/\(otherId):approve", token: reviewer, json: [:])
-                    .status == 200)
+                try await app.call(
+                    .post, "\(Self.changeRequests)/\(otherId):approve", token: reviewer, json: [:] as JSONValue
+                )
+                .status == 200)
             #expect(
-                try await app.call(.post, "\(Self.changeRequests)/\(otherId):publish", token: reviewer, json: [:])
-                    .status == 200)
+                try await app.call(
+                    .post, "\(Self.changeRequests)/\(otherId):publish", token: reviewer, json: [:] as JSONValue
+                )
+                .status == 200)
 
-            let approved = try await app.call(.post, "\(Self.changeRequests)/\(id):approve", token: reviewer, json: [:])
+            let approved = try await app.call(
+                .post, "\(Self.changeRequests)/\(id):approve", token: reviewer, json: [:] as JSONValue)
             #expect(approved.status == 200, "\(approved.text)")
             let published = try await app.call(
-                .post, "\(Self.changeRequests)/\(id):publish", token: reviewer, json: [:])
+                .post, "\(Self.changeRequests)/\(id):publish", token: reviewer, json: [:] as JSONValue)
             #expect(published.status == 200, "\(published.text)")
             let running = try await RolloutFixture.get(app, proposed)
             #expect(running.state == "RUNNING")
@@ -75,15 +84,18 @@ import Testing
     @Test func aRejectedPlanNeverStarts() async throws {
         try await TestApp.run { app in
             _ = try await RolloutFixture.setUp(app)
-            #expect(try await app.call(.patch, "/v1/projects/shop-app", json: ["requireApproval": true]).status == 200)
+            #expect(
+                try await app.call(.patch, "/v1/projects/shop-app", body: UpdateProjectRequest(requireApproval: true))
+                    .status == 200)
             let author = try await app.createKey(role: "editor", project: "shop-app", name: "author").secret
-            let proposed = try await RolloutFixture.start(app, steps: [["percent": 10]], token: author)
+            let proposed = try await RolloutFixture.start(app, steps: [.init(percent: 10)], token: author)
             let id = String(try #require(proposed.changeRequest).dropFirst("changeRequests/".count))
-            #expect(try await app.call(.post, "\(Self.changeRequests)/\(id):reject", json: [:]).status == 200)
+            #expect(
+                try await app.call(.post, "\(Self.changeRequests)/\(id):reject", json: [:] as JSONValue).status == 200)
             #expect(try await RolloutFixture.get(app, proposed).state == "HALTED")
             #expect(try await RolloutFixture.versions(app).count == 1)
             // The parameter is free for a new plan.
-            #expect(try await RolloutFixture.create(app, steps: [["percent": 10]], token: author).status == 201)
+            #expect(try await RolloutFixture.create(app, steps: [.init(percent: 10)], token: author).status == 201)
         }
     }
 }

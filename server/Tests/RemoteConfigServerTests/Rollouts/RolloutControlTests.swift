@@ -6,20 +6,20 @@ import Testing
 
 /// Pause, resume, halt, complete; someone else's edit pauses a rollout; a step keeps what others published.
 @Suite struct RolloutControlTests {
-    static var slow: [[String: Any]] {
-        [["percent": 5, "holdSeconds": 3600], ["percent": 25, "holdSeconds": 3600], ["percent": 100]]
+    static var slow: [RolloutStep] {
+        [.init(percent: 5, holdSeconds: 3600), .init(percent: 25, holdSeconds: 3600), .init(percent: 100)]
     }
 
     /// The published template with `banner`'s default set to `text` and nothing else changed.
     static func editBanner(_ app: TestApp.Session, _ text: String) async throws -> TestApp.Reply {
-        var template = try await app.call(.get, "/v1/projects/shop-app/remoteConfig").json
+        var template = try await app.call(.get, "/v1/projects/shop-app/remoteConfig").value.objectValue ?? [:]
+        var parameters = template["parameters"]?.objectValue ?? [:]
+        var banner = parameters["banner"]?.objectValue ?? [:]
         template["version"] = nil
-        var parameters = template["parameters"] as? [String: Any] ?? [:]
-        var banner = parameters["banner"] as? [String: Any] ?? [:]
-        banner["defaultValue"] = ["value": text]
-        parameters["banner"] = banner
-        template["parameters"] = parameters
-        return try await app.publish("shop-app", template)
+        banner["defaultValue"] = ["value": .string(text)]
+        parameters["banner"] = .object(banner)
+        template["parameters"] = .object(parameters)
+        return try await app.publish("shop-app", .object(template))
     }
 
     @Test func aStepKeepsWhatOthersPublishedMeanwhile() async throws {
@@ -37,7 +37,7 @@ import Testing
             #expect(banner?["conditionalValues"]?.objectValue?.keys.contains("ios") == true)
             #expect(RolloutFixture.conditionNames(template) == [rollout.conditionName, "ios"])
             let fetched = try await ClientCalls.fetch(app, key: key, ["appInstanceId": "x", "platform": "ANDROID"])
-            #expect(try JSONValue(parsing: [UInt8](fetched.body))["entries"]?["banner"]?.stringValue == "winter sale")
+            #expect(fetched.value["entries"]?["banner"] == "winter sale")
         }
     }
 
@@ -45,7 +45,8 @@ import Testing
         try await TestApp.run { app in
             _ = try await RolloutFixture.setUp(app)
             let rollout = try await RolloutFixture.start(
-                app, steps: [["percent": 5, "holdSeconds": 1], ["percent": 25, "holdSeconds": 1], ["percent": 100]])
+                app,
+                steps: [.init(percent: 5, holdSeconds: 1), .init(percent: 25, holdSeconds: 1), .init(percent: 100)])
             // Someone publishes the template of version 1 again: the rollout's condition and value are gone.
             #expect(try await app.publish("shop-app", RolloutFixture.template).status == 200)
             let paused = try await RolloutFixture.get(app, rollout)
@@ -72,7 +73,7 @@ import Testing
         try await TestApp.run { app in
             _ = try await RolloutFixture.setUp(app)
             let rollout = try await RolloutFixture.start(
-                app, steps: [["percent": 5, "holdSeconds": 2], ["percent": 100]])
+                app, steps: [.init(percent: 5, holdSeconds: 2), .init(percent: 100)])
             let paused = try await RolloutFixture.act(app, rollout, "pause")
             #expect(paused.status == 200)
             #expect(try RolloutFixture.decode(paused).pauseReason == "MANUAL")
@@ -91,7 +92,7 @@ import Testing
     @Test func haltGivesEveryAppWhatItHadBeforeInOnePublishAndRepeatsHarmlessly() async throws {
         try await TestApp.run { app in
             let key = try await RolloutFixture.setUp(app)
-            let rollout = try await RolloutFixture.start(app, steps: [["percent": 60]])
+            let rollout = try await RolloutFixture.start(app, steps: [.init(percent: 60)])
             let members = try await (0..<40).asyncFilter {
                 try await RolloutFixture.value(app, key: key, instance: "i-\($0)") == "true"
             }
@@ -129,12 +130,10 @@ import Testing
             #expect(RolloutFixture.conditionNames(template) == ["ios"])
             #expect(try await RolloutFixture.value(app, key: key, instance: "anyone") == "true")
             let listed = try await app.call(.get, RolloutFixture.base + "?state=COMPLETED")
+            #expect(try listed.decode(RolloutList.self).rollouts.map(\.name) == [rollout.name])
             #expect(
-                try JSONDecoder().decode(RolloutList.self, from: listed.body).rollouts.map(\.name) == [rollout.name])
-            #expect(
-                try JSONDecoder().decode(
-                    RolloutList.self, from: try await app.call(.get, RolloutFixture.base + "?state=RUNNING").body
-                ).rollouts.isEmpty)
+                try await app.call(.get, RolloutFixture.base + "?state=RUNNING").decode(RolloutList.self).rollouts
+                    .isEmpty)
         }
     }
 
@@ -150,7 +149,7 @@ import Testing
             #expect(try await RolloutFixture.act(app, rollout, "halt", token: viewer).status == 403)
             #expect(try await RolloutFixture.create(app, steps: Self.slow, token: viewer).status == 403)
             #expect(try await app.call(.get, "\(RolloutFixture.base)/999").status == 404)
-            #expect(try await app.call(.post, "\(RolloutFixture.base)/999:halt", json: [:]).status == 404)
+            #expect(try await app.call(.post, "\(RolloutFixture.base)/999:halt", json: [:] as JSONValue).status == 404)
         }
     }
 }

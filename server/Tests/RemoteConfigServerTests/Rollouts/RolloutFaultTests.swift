@@ -9,10 +9,10 @@ import Testing
 /// leave the rollout on the right step with no step published twice.
 @Suite struct RolloutFaultTests {
     static let token = "rc_admin_rolloutFaultTests00000000000000"
-    static var plan: [[String: Any]] {
+    static var plan: [RolloutStep] {
         [
-            ["percent": 1, "holdSeconds": 1], ["percent": 10, "holdSeconds": 1], ["percent": 25, "holdSeconds": 1],
-            ["percent": 50, "holdSeconds": 1], ["percent": 100],
+            .init(percent: 1, holdSeconds: 1), .init(percent: 10, holdSeconds: 1), .init(percent: 25, holdSeconds: 1),
+            .init(percent: 50, holdSeconds: 1), .init(percent: 100),
         ]
     }
 
@@ -23,13 +23,12 @@ import Testing
         return (server, "http://127.0.0.1:\(try await server.waitUntilListening())")
     }
 
-    static func call(_ method: String, _ url: String, _ body: Any? = nil, ifMatch: String? = nil) async throws
+    static func call(_ method: String, _ url: String, _ body: Data? = nil, ifMatch: String? = nil) async throws
         -> HTTP.Reply
     {
         var headers = ["Authorization": "Bearer \(token)"]
         if let ifMatch { headers["If-Match"] = ifMatch }
-        return try await HTTP.request(
-            method, url, headers: headers, body: try body.map { try JSONSerialization.data(withJSONObject: $0) })
+        return try await HTTP.request(method, url, headers: headers, body: body)
     }
 
     /// Polls the rollout (tolerating a server or database that is away) until it has `steps` published steps.
@@ -52,19 +51,22 @@ import Testing
         let url = try await TestCluster.shared.makeDatabase()
         let (first, base) = try await Self.start(url)
         defer { Task { await first.stop() } }
-        #expect(try await Self.call("POST", base + "/v1/projects", ["projectId": "shop-app"]).status == 201)
+        #expect(
+            try await Self.call(
+                "POST", base + "/v1/projects", try HTTP.encoded(CreateProjectRequest(projectId: "shop-app"))
+            ).status == 201)
         let published = try await Self.call(
-            "PUT", base + "/v1/projects/shop-app/remoteConfig", RolloutFixture.template, ifMatch: "*")
+            "PUT", base + "/v1/projects/shop-app/remoteConfig", HTTP.json(RolloutFixture.template), ifMatch: "*")
         #expect(published.status == 200)
         let created = try await Self.call(
             "POST", base + "/v1/projects/shop-app/rollouts",
-            ["parameter": "new_checkout", "value": "true", "steps": Self.plan])
+            try HTTP.encoded(RolloutCreate(parameter: "new_checkout", value: "true", steps: Self.plan)))
         #expect(created.status == 201)
-        let rollout = try JSONDecoder().decode(RemoteConfigAPI.Rollout.self, from: created.body)
+        let rollout = try created.decode(RemoteConfigAPI.Rollout.self)
         let path = "/v1/projects/shop-app/rollouts/\(RolloutFixture.id(rollout))"
         func read(_ base: String) async throws -> RemoteConfigAPI.Rollout? {
             let reply = try await Self.call("GET", base + path)
-            return reply.status == 200 ? try JSONDecoder().decode(RemoteConfigAPI.Rollout.self, from: reply.body) : nil
+            return reply.status == 200 ? try reply.decode(RemoteConfigAPI.Rollout.self) : nil
         }
         let before = await Self.waitForSteps({ try await read(base) }, 2, limit: .seconds(10))
         try #require(before?.history.count == 2)

@@ -11,7 +11,7 @@ enum RolloutFixture {
     static let base = "/v1/projects/shop-app/rollouts"
 
     /// The template every test starts from (version 1).
-    static var template: [String: Any] {
+    static var template: JSONValue {
         [
             "conditions": [["name": "ios", "expression": "device.os == 'ios'"]],
             "parameters": [
@@ -31,19 +31,17 @@ enum RolloutFixture {
 
     /// `POST …/rollouts` giving `new_checkout` the value `true`.
     static func create(
-        _ app: TestApp.Session, steps: [[String: Any]], audience: String? = nil, value: String = "true",
+        _ app: TestApp.Session, steps: [RolloutStep], audience: String? = nil, value: String = "true",
         token: String = TestApp.adminToken
     ) async throws -> TestApp.Reply {
-        var body: [String: Any] = [
-            "parameter": "new_checkout", "value": value, "steps": steps, "description": "new checkout",
-        ]
-        if let audience { body["audience"] = audience }
-        return try await app.call(.post, base, token: token, json: body)
+        let body = RolloutCreate(
+            parameter: "new_checkout", value: value, audience: audience, steps: steps, description: "new checkout")
+        return try await app.call(.post, base, token: token, body: body)
     }
 
     /// Creates a rollout that must succeed and returns it.
     static func start(
-        _ app: TestApp.Session, steps: [[String: Any]], audience: String? = nil, token: String = TestApp.adminToken
+        _ app: TestApp.Session, steps: [RolloutStep], audience: String? = nil, token: String = TestApp.adminToken
     ) async throws -> Rollout {
         let reply = try await create(app, steps: steps, audience: audience, token: token)
         try SetupFailure.unless(reply.status == 201, "could not create the rollout: \(reply.text)")
@@ -51,7 +49,7 @@ enum RolloutFixture {
     }
 
     static func decode(_ reply: TestApp.Reply) throws -> Rollout {
-        try JSONDecoder().decode(Rollout.self, from: reply.body)
+        try reply.decode(Rollout.self)
     }
 
     /// `<id>` of `rollouts/<id>`.
@@ -72,7 +70,7 @@ enum RolloutFixture {
 
     /// The published template of `shop-app`.
     static func published(_ app: TestApp.Session) async throws -> JSONValue {
-        try JSONValue(parsing: [UInt8](try await app.call(.get, "/v1/projects/shop-app/remoteConfig").body))
+        try await app.call(.get, "/v1/projects/shop-app/remoteConfig").value
     }
 
     /// The names of a template's conditions, in order.
@@ -81,9 +79,9 @@ enum RolloutFixture {
     }
 
     /// The versions of `shop-app`, newest first.
-    static func versions(_ app: TestApp.Session) async throws -> [[String: Any]] {
+    static func versions(_ app: TestApp.Session) async throws -> [JSONValue] {
         let reply = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-        return reply.json["versions"] as? [[String: Any]] ?? []
+        return reply.value["versions"]?.arrayValue ?? []
     }
 
     /// The audit actions of `shop-app`, oldest first.
@@ -121,8 +119,9 @@ enum RolloutFixture {
     static func value(_ app: TestApp.Session, key: String, instance: String, platform: String = "IOS") async throws
         -> String?
     {
-        let reply = try await ClientCalls.fetch(app, key: key, ["appInstanceId": instance, "platform": platform])
-        return try JSONValue(parsing: [UInt8](reply.body))["entries"]?["new_checkout"]?.stringValue
+        let reply = try await ClientCalls.fetch(
+            app, key: key, ["appInstanceId": .string(instance), "platform": .string(platform)])
+        return reply.value["entries"]?["new_checkout"]?.stringValue
     }
 
     /// Whether the contract's bucket puts `instance` in the rollout's condition at `percent`.

@@ -22,7 +22,7 @@ import Testing
     @Test func anAlertWithTheHaltTokenHaltsAtOnceAndARepeatPublishesNothing() async throws {
         try await TestApp.run { app in
             let key = try await RolloutFixture.setUp(app)
-            let rollout = try await RolloutFixture.start(app, steps: [["percent": 100]])
+            let rollout = try await RolloutFixture.start(app, steps: [.init(percent: 100)])
             #expect(try await RolloutFixture.value(app, key: key, instance: "someone") == "true")
             let token = try #require(rollout.haltToken)
             // What Prometheus Alertmanager sends: JSON about the alert, which decides nothing here.
@@ -31,7 +31,7 @@ import Testing
             let first = try await Self.halt(app, rollout, token: token, body: alert, contentType: "application/json")
             let took = ContinuousClock.now - started
             #expect(first.status == 200, "\(first.text)")
-            let answer = try JSONDecoder().decode(RolloutHaltAnswer.self, from: first.body)
+            let answer = try first.decode(RolloutHaltAnswer.self)
             #expect(
                 answer == RolloutHaltAnswer(name: rollout.name, state: "HALTED", versionNumber: "3", published: true))
             #expect(took < .seconds(1), "halted in \(took)")
@@ -42,7 +42,7 @@ import Testing
                 app, rollout, token: token, body: "payload=%7B%7D", contentType: "application/x-www-form-urlencoded")
             #expect(again.status == 200)
             #expect(
-                try JSONDecoder().decode(RolloutHaltAnswer.self, from: again.body)
+                try again.decode(RolloutHaltAnswer.self)
                     == RolloutHaltAnswer(name: rollout.name, state: "HALTED", versionNumber: "3", published: false))
             #expect(try await Self.halt(app, rollout, token: token).status == 200)
             #expect(try await RolloutFixture.versions(app).count == 3)
@@ -55,7 +55,7 @@ import Testing
     @Test func aLargeBodyIsReadOnlyUpToItsBound() async throws {
         try await TestApp.run { app in
             _ = try await RolloutFixture.setUp(app)
-            let rollout = try await RolloutFixture.start(app, steps: [["percent": 10]])
+            let rollout = try await RolloutFixture.start(app, steps: [.init(percent: 10)])
             let big = String(repeating: "x", count: 900 * 1024)
             let reply = try await Self.halt(
                 app, rollout, token: rollout.haltToken, body: big, contentType: "text/plain")
@@ -67,19 +67,19 @@ import Testing
     @Test func theTokenOpensNothingElse() async throws {
         try await TestApp.run { app in
             _ = try await RolloutFixture.setUp(app)
-            let rollout = try await RolloutFixture.start(app, steps: [["percent": 10]])
+            let rollout = try await RolloutFixture.start(app, steps: [.init(percent: 10)])
             let token = try #require(rollout.haltToken)
             // Not an API key: every other route refuses it, the admin ones first.
             #expect(try await app.call(.get, "/v1/projects", token: token).status == 401)
             #expect(
                 try await app.call(
-                    .post, "/v1/apiKeys", token: token, json: ["role": "admin", "displayName": "x"]
+                    .post, "/v1/apiKeys", token: token, body: CreateAPIKeyRequest(displayName: "x", role: "admin")
                 ).status == 401)
             #expect(try await app.call(.get, RolloutFixture.base, token: token).status == 401)
             #expect(try await RolloutFixture.act(app, rollout, "halt", token: token).status == 401)
             // Nor does it halt another rollout.
             #expect(try await RolloutFixture.act(app, rollout, "complete").status == 200)
-            let other = try await RolloutFixture.start(app, steps: [["percent": 10]])
+            let other = try await RolloutFixture.start(app, steps: [.init(percent: 10)])
             #expect(try await Self.halt(app, other, token: token).status == 401)
             // A wrong token, an API key and no token are refused alike, and halt nothing.
             #expect(try await Self.halt(app, other, token: "rch_wrong").status == 401)

@@ -15,8 +15,8 @@ import Testing
             let rollout = try await RolloutFixture.start(
                 app,
                 steps: [
-                    ["percent": 1, "holdSeconds": 3600], ["percent": 10, "holdSeconds": 3600],
-                    ["percent": 50, "holdSeconds": 3600], ["percent": 100],
+                    .init(percent: 1, holdSeconds: 3600), .init(percent: 10, holdSeconds: 3600),
+                    .init(percent: 50, holdSeconds: 3600), .init(percent: 100),
                 ])
             var previous: Set<String> = []
             for (step, percent) in [1.0, 10, 50].enumerated() {
@@ -46,9 +46,9 @@ import Testing
     @Test func twoRolloutsOfOneProjectUseTheirOwnSeeds() async throws {
         try await TestApp.run { app in
             _ = try await RolloutFixture.setUp(app)
-            let first = try await RolloutFixture.start(app, steps: [["percent": 50]])
+            let first = try await RolloutFixture.start(app, steps: [.init(percent: 50)])
             #expect(try await RolloutFixture.act(app, first, "complete").status == 200)
-            let second = try await RolloutFixture.start(app, steps: [["percent": 50]])
+            let second = try await RolloutFixture.start(app, steps: [.init(percent: 50)])
             #expect(first.conditionName != second.conditionName)
             let differing = Self.instances.filter {
                 RolloutFixture.isIn(first, instance: $0, percent: 50)

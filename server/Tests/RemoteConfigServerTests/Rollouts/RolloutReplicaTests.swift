@@ -16,8 +16,8 @@ import Testing
                 let rollout = try await RolloutFixture.start(
                     one,
                     steps: [
-                        ["percent": 1, "holdSeconds": 1], ["percent": 10, "holdSeconds": 1],
-                        ["percent": 50, "holdSeconds": 1], ["percent": 100],
+                        .init(percent: 1, holdSeconds: 1), .init(percent: 10, holdSeconds: 1),
+                        .init(percent: 50, holdSeconds: 1), .init(percent: 100),
                     ])
                 let done = try await RolloutFixture.waitForSteps(two, rollout, 4, limit: .seconds(10))
                 #expect(done.history.map(\.step) == [0, 1, 2, 3])
@@ -25,7 +25,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(1500))
                 let versions = try await RolloutFixture.versions(one)
                 #expect(versions.count == 5, "version 1 and one per step: \(versions.count)")
-                #expect(versions.prefix(4).allSatisfy { $0["updateOrigin"] as? String == "ROLLOUT" })
+                #expect(versions.prefix(4).allSatisfy { $0["updateOrigin"] == "ROLLOUT" })
                 #expect(try await RolloutFixture.actions(two).filter { $0 == "rollout.step" }.count == 4)
                 let times = done.history.compactMap { try? Date($0.time, strategy: .iso8601) }
                 for (earlier, later) in zip(times, times.dropFirst()) {
@@ -45,8 +45,8 @@ import Testing
             let rollout = try await RolloutFixture.start(
                 app,
                 steps: [
-                    ["percent": 1, "holdSeconds": 3600], ["percent": 10, "holdSeconds": 3600],
-                    ["percent": 50, "holdSeconds": 3600], ["percent": 100],
+                    .init(percent: 1, holdSeconds: 3600), .init(percent: 10, holdSeconds: 3600),
+                    .init(percent: 50, holdSeconds: 3600), .init(percent: 100),
                 ])
             // Eight rounds race the server's own scheduler for each step, as eight replicas would.
             let store = RolloutStore(database: app.database)
@@ -70,7 +70,8 @@ import Testing
         let url = try await TestClusterURL.make()
         let rollout = try await TestApp.run(url: url) { app in
             _ = try await RolloutFixture.setUp(app)
-            return try await RolloutFixture.start(app, steps: [["percent": 5, "holdSeconds": 3600], ["percent": 100]])
+            return try await RolloutFixture.start(
+                app, steps: [.init(percent: 5, holdSeconds: 3600), .init(percent: 100)])
         }
         // The hold ends while no server runs.
         try await withRunningDatabase(url: url) { database in

@@ -12,7 +12,7 @@ import Testing
             _ = try await RolloutFixture.setUp(app)
             let created = try await RolloutFixture.create(
                 app,
-                steps: [["percent": 1, "holdSeconds": 1], ["percent": 10, "holdSeconds": 1], ["percent": 50]])
+                steps: [.init(percent: 1, holdSeconds: 1), .init(percent: 10, holdSeconds: 1), .init(percent: 50)])
             #expect(created.status == 201, "\(created.text)")
             let rollout = try RolloutFixture.decode(created)
             let id = RolloutFixture.id(rollout)
@@ -52,7 +52,7 @@ import Testing
             #expect(expression == "percent('rollout_\(id)') <= 50")
             let versions = try await RolloutFixture.versions(app)
             #expect(versions.count == 4, "one version per step and nothing more")
-            #expect(versions.prefix(3).allSatisfy { $0["updateOrigin"] as? String == "ROLLOUT" })
+            #expect(versions.prefix(3).allSatisfy { $0["updateOrigin"] == "ROLLOUT" })
             let actions = try await RolloutFixture.actions(app)
             #expect(actions.filter { $0 == "rollout.step" }.count == 3)
             #expect(actions.contains("rollout.create"))
@@ -63,7 +63,8 @@ import Testing
         try await TestApp.run { app in
             _ = try await RolloutFixture.setUp(app)
             let rollout = try await RolloutFixture.start(
-                app, steps: [["percent": 0.5, "holdSeconds": 3600], ["percent": 100]], audience: "device.os == 'ios'")
+                app, steps: [.init(percent: 0.5, holdSeconds: 3600), .init(percent: 100)],
+                audience: "device.os == 'ios'")
             let id = RolloutFixture.id(rollout)
             let template = try await RolloutFixture.published(app)
             let expression = template["conditions"]?.arrayValue?.first?["expression"]?.stringValue

@@ -6,7 +6,7 @@ import Testing
 
 /// Every bad field of a new rollout is a 400 naming it, and nothing is created or published.
 @Suite struct RolloutValidationTests {
-    static var step: [[String: Any]] { [["percent": 10]] }
+    static var step: [RolloutStep] { [.init(percent: 10)] }
 
     /// Bodies (JSON text), each with the one field at fault and its reason.
     static let cases: [(String, String, String)] = [
@@ -67,7 +67,7 @@ import Testing
             #expect(reply.errorFields == [field], "\(reply.text)")
             #expect(reply.errorReasons == [reason], "\(reply.text)")
             let listed = try await app.call(.get, RolloutFixture.base)
-            #expect(try JSONDecoder().decode(RolloutList.self, from: listed.body).rollouts.isEmpty)
+            #expect(try listed.decode(RolloutList.self).rollouts.isEmpty)
             #expect(try await RolloutFixture.versions(app).count == 1)
         }
     }

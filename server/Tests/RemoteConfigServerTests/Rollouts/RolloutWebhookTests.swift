@@ -24,18 +24,16 @@ import Testing
             _ = try await RolloutFixture.setUp(app)
             let hook = try await app.call(
                 .post, "/v1/projects/shop-app/webhooks",
-                json: [
-                    "url": "http://127.0.0.1:9/hook",
-                    "events": ["rollout.started", "rollout.halted", "rollout.completed"],
-                ])
+                body: WebhookRequest(
+                    url: "http://127.0.0.1:9/hook", events: ["rollout.started", "rollout.halted", "rollout.completed"]))
             #expect(hook.status == 201)
-            #expect(try await RolloutFixture.create(app, steps: [["percent": 0]]).status == 400)
+            #expect(try await RolloutFixture.create(app, steps: [.init(percent: 0)]).status == 400)
             #expect(try await Self.outbox(app).isEmpty, "a refused rollout reports nothing")
 
             let first = try await RolloutFixture.start(
-                app, steps: [["percent": 10, "holdSeconds": 3600], ["percent": 100]])
+                app, steps: [.init(percent: 10, holdSeconds: 3600), .init(percent: 100)])
             #expect(try await RolloutFixture.act(app, first, "halt").status == 200)
-            let second = try await RolloutFixture.start(app, steps: [["percent": 10]])
+            let second = try await RolloutFixture.start(app, steps: [.init(percent: 10)])
             #expect(try await RolloutFixture.act(app, second, "complete").status == 200)
 
             let events = try await Self.outbox(app)

@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -14,9 +15,10 @@ import Testing
             store.answer(.listing(version: "2.4.0"))
             try await StoreSyncFixture.shop(store) { app, key in
                 let patched = try await app.call(
-                    .patch, "/v1/projects/shop-app", json: ["requireApproval": true, "approvalsRequired": 1])
+                    .patch, "/v1/projects/shop-app",
+                    json: ["requireApproval": true, "approvalsRequired": 1] as JSONValue)
                 #expect(patched.status == 200, "\(patched.text)")
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect(run.status == 200, "\(run.text)")
                 #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "CHANGE_REQUEST")
@@ -39,10 +41,10 @@ import Testing
                 let reviewer = try await app.createKey(role: "editor", project: "shop-app")
                 let approved = try await app.call(
                     .post, "/v1/projects/shop-app/remoteConfig/\(name):approve", token: reviewer.secret,
-                    json: ["comment": "release day"])
+                    body: ReviewRequest(comment: "release day"))
                 #expect(approved.status == 200, "\(approved.text)")
                 let published = try await app.call(
-                    .post, "/v1/projects/shop-app/remoteConfig/\(name):publish", json: [:] as [String: Any])
+                    .post, "/v1/projects/shop-app/remoteConfig/\(name):publish", json: [:] as JSONValue)
                 #expect(published.status == 200, "\(published.text)")
                 #expect(try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0")
             }
@@ -53,10 +55,11 @@ import Testing
         try await FakeAppStore.run { store in
             store.answer(.listing(version: "2.4.0"))
             try await StoreSyncFixture.shop(store) { app, key in
-                let patched = try await app.call(.patch, "/v1/projects/shop-app", json: ["requireApproval": true])
+                let patched = try await app.call(
+                    .patch, "/v1/projects/shop-app", body: UpdateProjectRequest(requireApproval: true))
                 #expect(patched.status == 200, "\(patched.text)")
                 try await app.call(
-                    .put, StoreSyncFixture.path, json: StoreSyncFixture.link(extra: ["autoApprove": true]))
+                    .put, StoreSyncFixture.path, body: StoreSyncFixture.link(autoApprove: true))
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "CHANGE_REQUEST", "\(run.text)")
                 let name = try #require((try run.decode(RemoteConfigAPI.StoreLink.self).changeRequest))
@@ -68,8 +71,8 @@ import Testing
                     .decode(ChangeRequest.self)
                 #expect(request.state == "PUBLISHED")
                 let version = try #require(try await StoreSyncFixture.versions(app).first)
-                #expect(version["updateOrigin"] as? String == "CHANGE_REQUEST")
-                #expect((version["description"] as? String)?.contains("2.4.0") == true)
+                #expect(version["updateOrigin"] == "CHANGE_REQUEST")
+                #expect(version["description"]?.stringValue?.contains("2.4.0") == true)
             }
         }
     }

@@ -17,23 +17,24 @@ import Testing
             }
             try await StoreSyncFixture.shop(store, configure: configure) { app, _ in
                 try await app.createProject("other-app")
-                try await app.publish("other-app", TemplateFixtures.forceUpdate())
+                try await app.publish("other-app", TemplateFixtures.forceUpdateValue())
                 let otherKey = try await app.createKey(role: "client", project: "other-app").secret
                 // shop-app's store hangs: its sync holds on for the whole minute of the lookup's timeout.
                 let hanging = try await app.call(
                     .put, StoreSyncFixture.path,
-                    json: StoreSyncFixture.link(enabled: true, extra: ["appStoreId": "111"]))
+                    body: StoreSyncFixture.link(enabled: true, appStoreId: "111"))
                 #expect(hanging.status == 200)
                 #expect(try await StoreSyncFixture.eventually { store.requests.contains { $0.contains("id=111") } })
                 let start = ContinuousClock.now
                 let saved = try await app.call(
                     .put, "/v1/projects/other-app/storeSync",
-                    json: StoreSyncFixture.link(enabled: true, extra: ["appStoreId": "222"]))
+                    body: StoreSyncFixture.link(enabled: true, appStoreId: "222"))
                 #expect(saved.status == 200, "\(saved.text)")
                 let synced = try await StoreSyncFixture.eventually(.seconds(30)) {
                     let reply = try await ClientCalls.fetch(
-                        app, key: otherKey, ClientCalls.ios("2.0.0"), path: "/v1/projects/other-app/remoteConfig:fetch")
-                    return (reply.json["entries"] as? [String: String])?["current_version"] == "2.4.0"
+                        app, key: otherKey, ClientCalls.iosBody("2.0.0"),
+                        path: "/v1/projects/other-app/remoteConfig:fetch")
+                    return StoreSyncFixture.strings(reply.value["entries"])["current_version"] == "2.4.0"
                 }
                 #expect(synced)
                 let took = ContinuousClock.now - start
@@ -51,11 +52,11 @@ import Testing
                 let projects = (1...6).map { "app-\($0)" }
                 for project in projects {
                     try await app.createProject(project)
-                    try await app.publish(project, TemplateFixtures.forceUpdate())
+                    try await app.publish(project, TemplateFixtures.forceUpdateValue())
                 }
                 for project in projects {
                     let saved = try await app.call(
-                        .put, "/v1/projects/\(project)/storeSync", json: StoreSyncFixture.link(enabled: true))
+                        .put, "/v1/projects/\(project)/storeSync", body: StoreSyncFixture.link(enabled: true))
                     #expect(saved.status == 200)
                 }
                 #expect(try await StoreSyncFixture.eventually { store.requests.count == projects.count })

@@ -16,7 +16,7 @@ import Testing
         try await FakeAppStore.run { store in
             try await StoreSyncFixture.shop(store, configure: { $0.storeLookupTimeout = .seconds(2) }) {
                 app, key in
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 let before = try await StoreSyncFixture.entries(app, key)
                 let answers: [(FakeAppStore.Answer, String)] = [
                     (.status(503), "HTTP 503"),
@@ -66,8 +66,8 @@ import Testing
         // Nothing listens on port 9 of loopback (TestApp's default lookup URL): the connection is refused.
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
-            try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
+            try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
             let run = try await app.call(.post, StoreSyncFixture.run)
             #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED")
             #expect(
@@ -83,7 +83,7 @@ import Testing
             try await StoreSyncFixture.shop(store, configure: { $0.storeSyncPollInterval = .milliseconds(50) }) {
                 app, _ in
                 // Enabled: the server syncs it at once, fails, and waits a minute before the next attempt.
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link(enabled: true))
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link(enabled: true))
                 #expect(
                     try await StoreSyncFixture.eventually {
                         try await app.call(.get, StoreSyncFixture.path).decode(RemoteConfigAPI.StoreLink.self)
@@ -109,11 +109,9 @@ import Testing
         try await FakeAppStore.run { store in
             store.answer(.listing(version: "2.4.0"))
             try await StoreSyncFixture.shop(store) { app, _ in
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
-                var template = TemplateFixtures.forceUpdate()
-                var parameters = template["parameters"] as! [String: Any]
-                parameters["current_version"] = ["defaultValue": ["value": "2"], "valueType": "NUMBER"]
-                template["parameters"] = parameters
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
+                let template = StoreSyncFixture.template(
+                    setting: "current_version", to: ["defaultValue": ["value": "2"], "valueType": "NUMBER"])
                 #expect(try await app.publish("shop-app", template).status == 200)
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED")

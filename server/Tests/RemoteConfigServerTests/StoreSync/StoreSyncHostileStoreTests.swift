@@ -51,7 +51,7 @@ import Testing
         #expect(bomb.count < 2 << 20, "the bomb is \(bomb.count) bytes")
         try await FakeAppStore.run { store in
             try await StoreSyncFixture.shop(store) { app, key in
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 let before = try await StoreSyncFixture.entries(app, key)
                 // Announced in any case, or not announced at all: nothing is unpacked either way.
                 for headers in [
@@ -82,7 +82,7 @@ import Testing
         let body = [UInt8](repeating: UInt8(ascii: " "), count: 8 << 20) + Array(#"{"results":[]}"#.utf8)
         try await FakeAppStore.run { store in
             try await StoreSyncFixture.shop(store) { app, _ in
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 store.answer(.raw(status: 200, headers: ["Content-Type": "text/javascript"], body: body))
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect((try run.decode(RemoteConfigAPI.StoreLink.self).result) == "FAILED", "\(run.text)")
@@ -98,7 +98,7 @@ import Testing
             elsewhere.answer(.listing(version: "6.6.6"))
             try await FakeAppStore.run { store in
                 try await StoreSyncFixture.shop(store) { app, key in
-                    try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                    try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                     let before = try await StoreSyncFixture.entries(app, key)
                     let answers: [FakeAppStore.Answer] = [
                         .redirect(status: 301, location: elsewhere.url + "?id=123456789&country=jp"),

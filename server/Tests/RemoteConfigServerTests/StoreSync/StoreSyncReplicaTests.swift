@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -19,7 +20,7 @@ import Testing
         }
         try await TestApp.run(url: url, configure: configure) { one in
             try await one.createProject("shop-app")
-            try await one.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await one.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let key = try await one.createKey(role: "client", project: "shop-app").secret
             try await TestApp.run(url: url, configure: configure) { two in
                 try await body(one, two, key)
@@ -40,7 +41,7 @@ import Testing
             store.answer(.listing(version: "2.4.0"), delay: .milliseconds(400))
             try await Self.twoReplicas(store) { one, two, key in
                 let saved = try await one.call(
-                    .put, StoreSyncFixture.path, json: StoreSyncFixture.link(enabled: true))
+                    .put, StoreSyncFixture.path, body: StoreSyncFixture.link(enabled: true))
                 #expect(saved.status == 200)
                 for app in [one, two] {
                     #expect(
@@ -62,10 +63,12 @@ import Testing
         try await FakeAppStore.run { store in
             store.answer(.listing(version: "2.4.0"), delay: .milliseconds(300))
             try await Self.twoReplicas(store) { one, two, key in
-                try await one.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await one.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 async let first = one.call(.post, StoreSyncFixture.run)
                 async let second = two.call(.post, StoreSyncFixture.run)
-                let results = [try await first, try await second].map { $0.json["result"] as? String ?? "" }
+                let results = try [try await first, try await second].map {
+                    try $0.decode(RemoteConfigAPI.StoreLink.self).result ?? ""
+                }
                 #expect(results.sorted() == ["PUBLISHED", "UNCHANGED"], "\(results)")
                 #expect(store.mostInFlight == 1, "two syncs of one link ran at the same time")
                 #expect(try await StoreSyncFixture.versions(one).count == 2)

@@ -11,14 +11,41 @@ enum StoreSyncFixture {
     static let path = "/v1/projects/shop-app/storeSync"
     static let run = "/v1/projects/shop-app/storeSync:run"
 
+    /// The targets of API.md's example.
+    static let targets = StoreLinkTargets([
+        .init(parameter: "current_version", field: "version"), .init(parameter: "app_store_url", field: "trackViewUrl"),
+    ])
+
     /// The link of API.md's example; switched off unless asked, so only `:run` syncs it.
-    static func link(enabled: Bool = false, extra: [String: Any] = [:]) -> [String: Any] {
-        var body: [String: Any] = [
-            "enabled": enabled, "appStoreId": "123456789", "country": "jp", "intervalSeconds": 3600,
+    static func link(
+        enabled: Bool = false, appStoreId: String = "123456789", parameters: StoreLinkTargets = targets,
+        autoApprove: Bool = false, releaseDelaySeconds: Int? = nil
+    ) -> StoreLinkRequest {
+        StoreLinkRequest(
+            enabled: enabled, appStoreId: appStoreId, country: "jp", intervalSeconds: 3600, parameters: parameters,
+            autoApprove: autoApprove, releaseDelaySeconds: releaseDelaySeconds)
+    }
+
+    /// `link()` as JSON with `extra`'s members set on it (replaced in place or added): for the bodies the request
+    /// type cannot write, a value of the wrong type or a member a link does not have.
+    static func linkJSON(_ extra: JSONObject = [:], without removed: String? = nil) -> JSONValue {
+        var body: JSONObject = [
+            "enabled": false, "appStoreId": "123456789", "country": "jp", "intervalSeconds": 3600,
             "parameters": ["current_version": "version", "app_store_url": "trackViewUrl"], "autoApprove": false,
         ]
-        for (key, value) in extra { body[key] = value }
-        return body
+        for member in extra { body[member.key] = member.value }
+        if let removed { body[removed] = nil }
+        return .object(body)
+    }
+
+    /// The force-update template with `parameter` set to `value` (replaced in place or added).
+    static func template(setting parameter: String, to value: JSONValue) -> JSONValue {
+        guard case .object(var template) = TemplateFixtures.forceUpdateValue(),
+            case .object(var parameters)? = template["parameters"]
+        else { return TemplateFixtures.forceUpdateValue() }
+        parameters[parameter] = value
+        template["parameters"] = .object(parameters)
+        return .object(template)
     }
 
     /// An application whose store lookup is `store`, with `shop-app` published and a client key.
@@ -35,7 +62,7 @@ enum StoreSyncFixture {
         }
         try await TestApp.run(url: url, configure: setUp) { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let key = try await app.createKey(role: "client", project: "shop-app")
             try await body(app, key.secret)
         }
@@ -43,14 +70,21 @@ enum StoreSyncFixture {
 
     /// The entries an iOS 2.0.0 app fetches.
     static func entries(_ app: TestApp.Session, _ key: String) async throws -> [String: String] {
-        let reply = try await ClientCalls.fetch(app, key: key, ClientCalls.ios("2.0.0"))
-        return reply.json["entries"] as? [String: String] ?? [:]
+        let reply = try await ClientCalls.fetch(app, key: key, ClientCalls.iosBody("2.0.0"))
+        return strings(reply.value["entries"])
+    }
+
+    /// An object whose members are all strings, as a dictionary; empty otherwise.
+    static func strings(_ value: JSONValue?) -> [String: String] {
+        guard let members = value?.dictionaryValue else { return [:] }
+        let strings = members.compactMapValues(\.stringValue)
+        return strings.count == members.count ? strings : [:]
     }
 
     /// The published versions, newest first.
-    static func versions(_ app: TestApp.Session) async throws -> [[String: Any]] {
+    static func versions(_ app: TestApp.Session) async throws -> [JSONValue] {
         let reply = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:listVersions")
-        return reply.json["versions"] as? [[String: Any]] ?? []
+        return reply.value["versions"]?.arrayValue ?? []
     }
 
     /// Polls `condition` every 20 ms until it holds or `limit` passes.
@@ -75,8 +109,8 @@ enum StoreSyncFixture {
                 #expect(reply.status == 200)
                 #expect(try reply.storeLink.enabled == false)
                 #expect(try reply.storeLink.intervalSeconds == 3600)
-                #expect(reply.json["appStoreId"] is NSNull)
-                #expect(reply.json["lastSyncTime"] is NSNull)
+                #expect(reply.value["appStoreId"] == .null)
+                #expect(reply.value["lastSyncTime"] == .null)
                 #expect(try await app.call(.post, StoreSyncFixture.run).errorReasons == ["NO_STORE_LINK"])
             }
         }
@@ -87,7 +121,7 @@ enum StoreSyncFixture {
             try await StoreSyncFixture.shop(store) { app, _ in
                 let saved = try await app.call(
                     .put, StoreSyncFixture.path,
-                    json: StoreSyncFixture.link(extra: ["country": "JP", "appStoreId": 123_456_789]))
+                    json: StoreSyncFixture.linkJSON(["country": "JP", "appStoreId": 123_456_789]))
                 #expect(saved.status == 200, "\(saved.text)")
                 let read = try await app.call(.get, StoreSyncFixture.path)
                 for reply in [saved, read] {
@@ -95,12 +129,10 @@ enum StoreSyncFixture {
                     #expect(try reply.storeLink.country == "jp")
                     #expect(try reply.storeLink.enabled == false)
                     #expect(try reply.storeLink.autoApprove == false)
-                    #expect(
-                        reply.json["parameters"] as? [String: String]
-                            == ["current_version": "version", "app_store_url": "trackViewUrl"])
-                    #expect(reply.json["lastSyncTime"] is NSNull)
-                    #expect(reply.json["lastStoreVersion"] is NSNull)
-                    #expect(reply.json["lastError"] is NSNull)
+                    #expect(try reply.storeLink.parameters == StoreSyncFixture.targets)
+                    #expect(reply.value["lastSyncTime"] == .null)
+                    #expect(reply.value["lastStoreVersion"] == .null)
+                    #expect(reply.value["lastError"] == .null)
                 }
                 // The order people wrote the targets in is kept.
                 for order in [["current_version", "app_store_url"], ["app_store_url", "current_version"]] {
@@ -129,9 +161,9 @@ enum StoreSyncFixture {
     @Test func badLinksAreRefusedNamingEachFieldAndChangeNothing() async throws {
         try await FakeAppStore.run { store in
             try await StoreSyncFixture.shop(store) { app, _ in
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 let before = try await app.call(.get, StoreSyncFixture.path).text
-                let cases: [([String: Any], String, String)] = [
+                let cases: [(JSONObject, String, String)] = [
                     (["intervalSeconds": 59], "intervalSeconds", "INTERVAL_TOO_SHORT"),
                     (["intervalSeconds": "soon"], "intervalSeconds", "NOT_AN_INTEGER"),
                     (["appStoreId": "shop"], "appStoreId", "INVALID_APP_STORE_ID"),
@@ -149,19 +181,18 @@ enum StoreSyncFixture {
                 ]
                 for (change, field, reason) in cases {
                     let reply = try await app.call(
-                        .put, StoreSyncFixture.path, json: StoreSyncFixture.link(extra: change))
+                        .put, StoreSyncFixture.path, json: StoreSyncFixture.linkJSON(change))
                     #expect(reply.status == 400, "\(change): \(reply.text)")
                     #expect(reply.errorStatus == "INVALID_ARGUMENT")
                     #expect(reply.errorFields == [field], "\(change): \(reply.text)")
                     #expect(reply.errorReasons == [reason], "\(change): \(reply.text)")
                 }
-                var missing = StoreSyncFixture.link()
-                missing["appStoreId"] = nil
+                let missing = StoreSyncFixture.linkJSON(without: "appStoreId")
                 #expect(try await app.call(.put, StoreSyncFixture.path, json: missing).errorReasons == ["REQUIRED"])
                 // Every problem at once.
                 let several = try await app.call(
                     .put, StoreSyncFixture.path,
-                    json: StoreSyncFixture.link(extra: ["intervalSeconds": 10, "country": "x"]))
+                    json: StoreSyncFixture.linkJSON(["intervalSeconds": 10, "country": "x"]))
                 #expect(several.errorFields == ["country", "intervalSeconds"])
                 #expect(
                     several.errorBody?.error.message
@@ -179,14 +210,14 @@ enum StoreSyncFixture {
         try await FakeAppStore.run { store in
             store.answer(.listing(version: "2.4.0"))
             try await StoreSyncFixture.shop(store) { app, key in
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect(run.status == 200, "\(run.text)")
                 #expect(try run.storeLink.result == "PUBLISHED")
                 #expect(try run.storeLink.publishedVersionNumber == "2")
                 #expect(try run.storeLink.lastStoreVersion == "2.4.0")
-                #expect(run.json["lastError"] is NSNull)
-                #expect(run.json["lastSyncTime"] is String)
+                #expect(run.value["lastError"] == .null)
+                #expect(run.value["lastSyncTime"]?.stringValue != nil)
                 #expect(store.requests == ["/lookup?id=123456789&country=jp"])
 
                 let entries = try await StoreSyncFixture.entries(app, key)
@@ -195,9 +226,9 @@ enum StoreSyncFixture {
                 // People's values are theirs: the force-update rule is untouched.
                 #expect(entries["require_force_update"] == "false")
                 let version = try #require(try await StoreSyncFixture.versions(app).first)
-                #expect(version["updateOrigin"] as? String == "STORE_SYNC")
-                #expect((version["description"] as? String)?.contains("2.4.0") == true)
-                #expect(version["updateType"] as? String == "INCREMENTAL_UPDATE")
+                #expect(version["updateOrigin"] == "STORE_SYNC")
+                #expect(version["description"]?.stringValue?.contains("2.4.0") == true)
+                #expect(version["updateType"] == "INCREMENTAL_UPDATE")
                 let events = try await app.call(.get, "/v1/projects/shop-app/auditLog").decode(AuditLogPage.self).events
                 #expect(events.first?.action == "template.publish")
 
@@ -220,9 +251,9 @@ enum StoreSyncFixture {
             store.answer(.listing(version: "2.4.0"))
             try await StoreSyncFixture.shop(store, configure: { $0.storeSyncPollInterval = .milliseconds(50) }) {
                 app, key in
-                let saved = try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link(enabled: true))
+                let saved = try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link(enabled: true))
                 #expect(saved.status == 200)
-                #expect(saved.json["nextSyncTime"] is String)
+                #expect(saved.value["nextSyncTime"]?.stringValue != nil)
                 let followed = try await StoreSyncFixture.eventually {
                     try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0"
                 }
@@ -230,7 +261,7 @@ enum StoreSyncFixture {
                 let status = try await app.call(.get, StoreSyncFixture.path)
                 #expect(try status.storeLink.lastStoreVersion == "2.4.0")
                 let version = try #require(try await StoreSyncFixture.versions(app).first)
-                #expect(version["updateUser"] as? [String: String] == ["email": "store sync"])
+                #expect(version["updateUser"] == ["email": "store sync"])
                 // The next sync is an interval away.
                 let next = try #require(
                     try status.storeLink.nextSyncTime)
@@ -272,8 +303,8 @@ enum StoreSyncFixture {
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect(try run.storeLink.result == "UNCHANGED")
                 for (version, forced) in [("1.1.4", "true"), ("1.9.9", "true"), ("2.3.0", "false")] {
-                    let reply = try await ClientCalls.fetch(app, key: key, ClientCalls.ios(version))
-                    let entries = reply.json["entries"] as? [String: String] ?? [:]
+                    let reply = try await ClientCalls.fetch(app, key: key, ClientCalls.iosBody(version))
+                    let entries = StoreSyncFixture.strings(reply.value["entries"])
                     #expect(entries["require_force_update"] == forced, "\(version)")
                     #expect(entries["min_supported_version"] == "2.0.0")
                     #expect(entries["current_version"] == "2.4.0")
@@ -287,7 +318,7 @@ enum StoreSyncFixture {
         try await FakeAppStore.run { store in
             store.answer(.listing(version: "3.0.0"))
             try await StoreSyncFixture.shop(store) { app, key in
-                let grouped: [String: Any] = [
+                let grouped: JSONValue = [
                     "parameters": ["app_store_url": ["defaultValue": ["useInAppDefault": true]]],
                     "parameterGroups": [
                         "force_update": [
@@ -299,7 +330,7 @@ enum StoreSyncFixture {
                     ],
                 ]
                 #expect(try await app.publish("shop-app", grouped).status == 200)
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 let run = try await app.call(.post, StoreSyncFixture.run)
                 #expect(try run.storeLink.result == "PUBLISHED", "\(run.text)")
                 let entries = try await StoreSyncFixture.entries(app, key)

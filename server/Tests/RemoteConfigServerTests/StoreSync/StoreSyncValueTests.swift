@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
@@ -13,7 +14,7 @@ import Testing
     @Test func valuesThatAreNotWhatTheirFieldIsFailTheSyncAndPublishNothing() async throws {
         try await FakeAppStore.run { store in
             try await StoreSyncFixture.shop(store) { app, key in
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 let before = try await StoreSyncFixture.entries(app, key)
                 let answers: [(FakeAppStore.Answer, String)] = [
                     (.listing(version: "2.4.0\r\n2026-11-26T00:00:00Z warning forged"), "version is not a version"),
@@ -33,8 +34,9 @@ import Testing
                 for (answer, expected) in answers {
                     store.answer(answer)
                     let run = try await app.call(.post, StoreSyncFixture.run)
-                    #expect(run.json["result"] as? String == "FAILED", "\(answer): \(run.text)")
-                    let error = run.json["lastError"] as? String ?? ""
+                    let link = try run.decode(RemoteConfigAPI.StoreLink.self)
+                    #expect(link.result == "FAILED", "\(answer): \(run.text)")
+                    let error = link.lastError ?? ""
                     #expect(error.contains(expected), "\(answer): \(error)")
                 }
                 #expect(try await StoreSyncFixture.entries(app, key) == before)
@@ -42,33 +44,38 @@ import Testing
 
                 // A parameter whose key ends in _url takes only an https URL, whichever field feeds it; and
                 // minimumOsVersion is a version.
-                for (mapping, answer, expected): ([String: String], FakeAppStore.Answer, String) in [
-                    (["app_store_url": "releaseNotes"], .listing(version: "2.4.0"), "cannot go into app_store_url"),
+                for (mapping, answer, expected): (StoreLinkTargets.Target, FakeAppStore.Answer, String) in [
                     (
-                        ["current_version": "minimumOsVersion"],
+                        .init(parameter: "app_store_url", field: "releaseNotes"), .listing(version: "2.4.0"),
+                        "cannot go into app_store_url"
+                    ),
+                    (
+                        .init(parameter: "current_version", field: "minimumOsVersion"),
                         .listing(version: "2.4.0", minimumOsVersion: "15.0\n<img src=x>"),
                         "minimumOsVersion is not a version"
                     ),
                     (
-                        ["current_version": "currentVersionReleaseDate"],
+                        .init(parameter: "current_version", field: "currentVersionReleaseDate"),
                         .listing(version: "2.4.0", releaseDate: "yesterday"), "not an RFC 3339 time"
                     ),
                 ] {
                     let saved = try await app.call(
-                        .put, StoreSyncFixture.path, json: StoreSyncFixture.link(extra: ["parameters": mapping]))
+                        .put, StoreSyncFixture.path,
+                        body: StoreSyncFixture.link(parameters: StoreLinkTargets([mapping])))
                     #expect(saved.status == 200, "\(saved.text)")
                     store.answer(answer)
                     let run = try await app.call(.post, StoreSyncFixture.run)
-                    #expect(run.json["result"] as? String == "FAILED", "\(mapping): \(run.text)")
-                    #expect((run.json["lastError"] as? String)?.contains(expected) == true, "\(run.text)")
+                    let link = try run.decode(RemoteConfigAPI.StoreLink.self)
+                    #expect(link.result == "FAILED", "\(mapping): \(run.text)")
+                    #expect(link.lastError?.contains(expected) == true, "\(run.text)")
                 }
                 #expect(try await StoreSyncFixture.versions(app).count == 1)
 
                 // Good values still go through.
-                try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link())
+                try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link())
                 store.answer(.listing(version: "2.4.0", trackViewUrl: "https://apps.apple.com/jp/app/id1?uo=4"))
                 let run = try await app.call(.post, StoreSyncFixture.run)
-                #expect(run.json["result"] as? String == "PUBLISHED", "\(run.text)")
+                #expect(try run.decode(RemoteConfigAPI.StoreLink.self).result == "PUBLISHED", "\(run.text)")
             }
         }
     }

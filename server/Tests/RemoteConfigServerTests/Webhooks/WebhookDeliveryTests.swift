@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -20,25 +22,26 @@ import Testing
                     #expect(signatures == [WebhookFixture.expectedSignature(request, secret: secret)])
                     let timestamp = Double(request.headers["RC-Webhook-Timestamp"] ?? "") ?? 0
                     #expect(abs(timestamp - Date().timeIntervalSince1970) < 60)
-                    #expect(request.headers["RC-Webhook-Id"] == request.json["id"] as? String)
+                    #expect(request.headers["RC-Webhook-Id"] == request.value["id"]?.stringValue)
                 }
-                let body = received[1].json
-                #expect(body["type"] as? String == "template.published")
-                #expect(body["project"] as? String == WebhookFixture.project)
-                #expect(body["time"] is String)
-                let actor = try #require(body["actor"] as? [String: Any])
-                #expect((actor["key"] as? String)?.hasPrefix("apiKeys/") == true)
-                #expect(actor["displayName"] is String)
-                let data = try #require(body["data"] as? [String: Any])
-                #expect(data["versionNumber"] as? String == "2")
-                #expect(data["previousVersionNumber"] as? String == "1")
-                #expect(data["updateType"] as? String == "FORCED_UPDATE")
-                #expect(data["updateOrigin"] as? String == "REST_API")
+                let body = received[1].value
+                #expect(body["type"] == "template.published")
+                #expect(body["project"] == .string(WebhookFixture.project))
+                #expect(body["time"]?.stringValue != nil)
+                let actor = try #require(body["actor"]?.objectValue)
+                #expect(actor["key"]?.stringValue?.hasPrefix("apiKeys/") == true)
+                #expect(actor["displayName"]?.stringValue != nil)
+                let data = try #require(body["data"])
+                #expect(data["versionNumber"] == "2")
+                #expect(data["previousVersionNumber"] == "1")
+                #expect(data["updateType"] == "FORCED_UPDATE")
+                #expect(data["updateOrigin"] == "REST_API")
                 // The diff is `remoteConfig:diff`'s answer for the same two versions.
-                let diff = try #require(data["diff"] as? [String: Any])
-                let served = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:diff?from=1&to=2").json
-                #expect(NSDictionary(dictionary: diff).isEqual(to: served))
-                #expect(received[0].json["id"] as? String != body["id"] as? String)
+                let diff = try #require(data["diff"])
+                let served = try await app.call(.get, "/v1/projects/shop-app/remoteConfig:diff?from=1&to=2").value
+                #expect(diff == served)
+                #expect(received[0].value["id"]?.stringValue != nil)
+                #expect(received[0].value["id"] != body["id"])
             }
         }
     }
@@ -47,13 +50,12 @@ import Testing
         try await WebhookReceiver.run { receiver in
             try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.fast) { app in
                 let (id, old) = try await WebhookFixture.setUp(app, url: receiver.url)
-                let rotated = try await app.call(.post, "\(WebhookFixture.collection)/\(id):rotateSecret")
-                let new = try #require(rotated.json["secret"] as? String)
+                let new = try #require(try await app.admin.rotateWebhookSecret(WebhookFixture.project, id).secret)
                 let test = try await app.call(.post, "\(WebhookFixture.collection)/\(id):test")
                 #expect(test.status == 200, "\(test.text)")
                 let received = try await receiver.waitFor(1)
                 let ping = try #require(received.first)
-                #expect(ping.json["type"] as? String == "ping")
+                #expect(ping.value["type"] == "ping")
                 let signatures = WebhookFixture.signatures(ping)
                 #expect(signatures.count == 2)
                 #expect(signatures.contains(WebhookFixture.expectedSignature(ping, secret: new)))
@@ -116,19 +118,17 @@ import Testing
                 try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.fast) { app in
                     _ = try await WebhookFixture.setUp(app, url: failing.url, events: ["template.published"])
                     let other = try await app.call(
-                        .post, WebhookFixture.collection, json: ["url": healthy.url, "events": ["template.published"]])
+                        .post, WebhookFixture.collection,
+                        body: WebhookRequest(url: healthy.url, events: ["template.published"]))
                     #expect(other.status == 201)
                     failing.answer([500, 500, 500])
                     for value in [true, false, true] {
                         try await app.publish(WebhookFixture.project, WebhookFixture.template(value))
                     }
                     let fine = try await healthy.waitFor(3)
-                    #expect(
-                        fine.map { ($0.json["data"] as? [String: Any])?["versionNumber"] as? String } == [
-                            "1", "2", "3",
-                        ])
+                    #expect(fine.map { $0.value["data"]?["versionNumber"]?.stringValue } == ["1", "2", "3"])
                     let late = try await failing.waitFor(6)
-                    let versions = late.map { ($0.json["data"] as? [String: Any])?["versionNumber"] as? String ?? "" }
+                    let versions = late.map { $0.value["data"]?["versionNumber"]?.stringValue ?? "" }
                     #expect(versions == ["1", "1", "1", "1", "2", "3"])
                 }
             }
@@ -153,9 +153,7 @@ import Testing
                     let all = receiver.received
                     #expect(all.count == 10)
                     #expect(Set(all.map { $0.headers["RC-Webhook-Id"] ?? "" }).count == 10)
-                    let versions = received.map {
-                        ($0.json["data"] as? [String: Any])?["versionNumber"] as? String ?? ""
-                    }
+                    let versions = received.map { $0.value["data"]?["versionNumber"]?.stringValue ?? "" }
                     #expect(versions == (1...10).map(String.init))
                 }
             }
@@ -178,7 +176,7 @@ import Testing
                 }
                 #expect(ContinuousClock.now - start < .seconds(2))
                 let fetched = try await app.call(.get, "/v1/projects/shop-app/remoteConfig")
-                #expect((fetched.json["version"] as? [String: Any])?["versionNumber"] as? String == "3")
+                #expect(fetched.value["version"]?["versionNumber"] == "3")
             }
         }
     }

@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -20,19 +22,19 @@ import Testing
                 #expect(try await Workflow.act(app, third, "cancel").status == 200)
                 let received = try await receiver.waitFor(7)
                 #expect(
-                    received.map { $0.json["type"] as? String ?? "" } == [
+                    received.map { $0.value["type"]?.stringValue ?? "" } == [
                         "changeRequest.opened", "changeRequest.approved", "template.published",
                         "changeRequest.opened", "changeRequest.rejected", "changeRequest.opened",
                         "changeRequest.cancelled",
                     ])
-                let opened = try #require(received.first?.json["data"] as? [String: Any])
-                #expect(opened["changeRequest"] as? String == "changeRequests/\(first)")
-                #expect(opened["description"] as? String == "raise the version")
-                let published = received[2].json["data"] as? [String: Any]
-                #expect(published?["updateOrigin"] as? String == "CHANGE_REQUEST")
-                let rejected = received[4].json["data"] as? [String: Any]
-                #expect(rejected?["comment"] as? String == "not yet")
-                #expect(rejected?["state"] as? String == "REJECTED")
+                let opened = try #require(received.first?.value["data"]?.objectValue)
+                #expect(opened["changeRequest"] == .string("changeRequests/\(first)"))
+                #expect(opened["description"] == "raise the version")
+                let published = received[2].value["data"]
+                #expect(published?["updateOrigin"] == "CHANGE_REQUEST")
+                let rejected = received[4].value["data"]
+                #expect(rejected?["comment"] == "not yet")
+                #expect(rejected?["state"] == "REJECTED")
             }
         }
     }
@@ -47,8 +49,9 @@ import Testing
                 _ = try await WebhookFixture.setUp(
                     app, url: receiver.url, events: ["template.published"], format: "SLACK")
                 let bot = try await app.call(
-                    .post, "/v1/apiKeys", json: ["displayName": "ci-bot", "role": "editor", "project": "shop-app"])
-                let token = try #require(bot.json["key"] as? String)
+                    .post, "/v1/apiKeys",
+                    body: CreateAPIKeyRequest(displayName: "ci-bot", role: "editor", project: "shop-app"))
+                let token = try #require(try bot.decode(APIKey.self).key)
                 for value in [false, true] {
                     let reply = try await app.call(
                         .put, "/v1/projects/shop-app/remoteConfig", token: token,
@@ -57,13 +60,13 @@ import Testing
                 }
                 let received = try await receiver.waitFor(2)
                 try #require(received.count == 2)
-                let message = received[1].json
-                let text = try #require(message["text"] as? String)
+                let message = received[1].value
+                let text = try #require(message["text"]?.stringValue)
                 #expect(text.contains("shop-app: version 2 published by ci-bot"), "\(text)")
                 #expect(text.contains("require_force_update: false → true when ios_too_old"), "\(text)")
                 #expect(text.contains("https://rc.example.com/console"), "\(text)")
-                let blocks = try #require(message["blocks"] as? [[String: Any]])
-                #expect(blocks.first?["type"] as? String == "section")
+                let blocks = try #require(message["blocks"]?.arrayValue)
+                #expect(blocks.first?["type"] == "section")
                 // Signed like every delivery.
                 #expect(WebhookFixture.signatures(received[1]).count == 1)
             }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigStore
 import RemoteConfigTestSupport
@@ -24,13 +25,14 @@ enum WebhookFixture {
     }
 
     /// A template whose `require_force_update` default is `value`.
-    static func template(_ value: Bool, when condition: Bool = false) -> [String: Any] {
-        var parameter: [String: Any] = ["defaultValue": ["value": "false"], "valueType": "BOOLEAN"]
-        if condition {
-            parameter["conditionalValues"] = ["ios_too_old": ["value": String(value)]]
-        } else {
-            parameter["defaultValue"] = ["value": String(value)]
-        }
+    static func template(_ value: Bool, when condition: Bool = false) -> JSONValue {
+        let parameter: JSONValue =
+            condition
+            ? [
+                "defaultValue": ["value": "false"], "valueType": "BOOLEAN",
+                "conditionalValues": ["ios_too_old": ["value": .string(String(value))]],
+            ]
+            : ["defaultValue": ["value": .string(String(value))], "valueType": "BOOLEAN"]
         return [
             "conditions": [["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"]],
             "parameters": ["require_force_update": parameter],

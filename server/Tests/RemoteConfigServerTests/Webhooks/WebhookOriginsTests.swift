@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -13,17 +15,19 @@ import Testing
         try await WebhookReceiver.run { receiver in
             try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.fast) { app in
                 _ = try await WebhookFixture.setUp(app, url: receiver.url, events: ["template.published"])
-                try await app.publish(Self.project, TemplateFixtures.forceUpdate(currentVersion: "2.0.0"))
-                try await app.publish(Self.project, TemplateFixtures.forceUpdate(currentVersion: "2.1.0"))
+                try await app.publish(Self.project, TemplateFixtures.forceUpdateValue(currentVersion: "2.0.0"))
+                try await app.publish(Self.project, TemplateFixtures.forceUpdateValue(currentVersion: "2.1.0"))
                 let rollback = try await app.call(
-                    .post, "/v1/projects/\(Self.project)/remoteConfig:rollback", json: ["versionNumber": "1"])
+                    .post, "/v1/projects/\(Self.project)/remoteConfig:rollback",
+                    body: RollbackRequest(versionNumber: "1"))
                 #expect(rollback.status == 200, "\(rollback.text)")
 
                 let draft = "/v1/projects/\(Self.project)/remoteConfig/draft"
                 let saved = try await app.call(
-                    .put, draft, json: TemplateFixtures.forceUpdate(currentVersion: "2.2.0"), headers: [.ifMatch: "*"])
+                    .put, draft, json: TemplateFixtures.forceUpdateValue(currentVersion: "2.2.0"),
+                    headers: [.ifMatch: "*"])
                 let published = try await app.call(
-                    .post, draft + ":publish", json: ["description": "from the draft"],
+                    .post, draft + ":publish", body: PublishDraftRequest(description: "from the draft"),
                     headers: [.ifMatch: try #require(saved.headers[.eTag])])
                 #expect(published.status == 200, "\(published.text)")
 
@@ -35,15 +39,16 @@ import Testing
 
                 let received = try await receiver.waitFor(5)
                 #expect(received.count == 5)
-                let facts = received.map { $0.json["data"] as? [String: Any] ?? [:] }
-                #expect(received.allSatisfy { $0.json["type"] as? String == "template.published" })
-                #expect(facts.map { $0["versionNumber"] as? String } == ["1", "2", "3", "4", "5"])
-                #expect(facts.map { $0["previousVersionNumber"] as? String } == ["0", "1", "2", "3", "4"])
-                #expect(facts[2]["updateType"] as? String == "ROLLBACK")
-                #expect(facts[2]["rollbackSource"] as? String == "1")
-                #expect(facts[3]["description"] as? String == "from the draft")
-                #expect(facts[4]["updateOrigin"] as? String == "CHANGE_REQUEST")
-                #expect(facts[4]["description"] as? String == "release day")
+                let facts = received.map { $0.value["data"] ?? [:] }
+                #expect(received.allSatisfy { $0.value["type"] == "template.published" })
+                #expect(facts.map { $0["versionNumber"]?.stringValue } == ["1", "2", "3", "4", "5"])
+                #expect(facts.map { $0["previousVersionNumber"]?.stringValue } == ["0", "1", "2", "3", "4"])
+                try #require(facts.count == 5)
+                #expect(facts[2]["updateType"] == "ROLLBACK")
+                #expect(facts[2]["rollbackSource"] == "1")
+                #expect(facts[3]["description"] == "from the draft")
+                #expect(facts[4]["updateOrigin"] == "CHANGE_REQUEST")
+                #expect(facts[4]["description"] == "release day")
             }
         }
     }
@@ -54,36 +59,39 @@ import Testing
                 try await StoreSyncFixture.shop(store, configure: WebhookFixture.fast) { app, _ in
                     let created = try await app.call(
                         .post, WebhookFixture.collection,
-                        json: ["url": receiver.url, "events": ["template.published", "storeSync.failed"]])
+                        body: WebhookRequest(url: receiver.url, events: ["template.published", "storeSync.failed"]))
                     #expect(created.status == 201, "\(created.text)")
                     let slack = try await app.call(
                         .post, WebhookFixture.collection,
-                        json: ["url": receiver.url, "events": ["storeSync.failed"], "format": "SLACK"])
+                        body: WebhookRequest(url: receiver.url, events: ["storeSync.failed"], format: "SLACK"))
                     #expect(slack.status == 201, "\(slack.text)")
                     #expect(
-                        try await app.call(.put, StoreSyncFixture.path, json: StoreSyncFixture.link()).status == 200)
+                        try await app.call(.put, StoreSyncFixture.path, body: StoreSyncFixture.link()).status == 200)
 
                     store.answer(.listing(version: "2.4.0"))
-                    #expect(try await app.call(.post, StoreSyncFixture.run).json["result"] as? String == "PUBLISHED")
+                    #expect(
+                        try await app.call(.post, StoreSyncFixture.run).decode(RemoteConfigAPI.StoreLink.self).result
+                            == "PUBLISHED")
                     store.answer(.status(503))
                     let failed = try await app.call(.post, StoreSyncFixture.run)
-                    #expect(failed.json["result"] as? String == "FAILED", "\(failed.text)")
+                    #expect(try failed.decode(RemoteConfigAPI.StoreLink.self).result == "FAILED", "\(failed.text)")
 
                     let all = try await receiver.waitFor(3)
-                    let received = all.filter { $0.json["type"] != nil }
-                    #expect(received.map { $0.json["type"] as? String } == ["template.published", "storeSync.failed"])
-                    let text = all.compactMap { $0.json["text"] as? String }.first ?? ""
+                    let received = all.filter { $0.value["type"] != nil }
+                    #expect(
+                        received.map { $0.value["type"]?.stringValue } == ["template.published", "storeSync.failed"])
+                    let text = all.compactMap { $0.value["text"]?.stringValue }.first ?? ""
                     #expect(
                         text.hasPrefix("shop-app: store sync failed (1 in a row, next attempt at ")
                             && text.contains("HTTP 503"), "\(text)")
-                    let publishedFacts = received.first?.json["data"] as? [String: Any]
-                    #expect(publishedFacts?["updateOrigin"] as? String == "STORE_SYNC")
-                    let failure = received.last?.json["data"] as? [String: Any]
-                    let error = failure?["error"] as? String ?? ""
+                    let publishedFacts = received.first?.value["data"]
+                    #expect(publishedFacts?["updateOrigin"] == "STORE_SYNC")
+                    let failure = received.last?.value["data"]
+                    let error = failure?["error"]?.stringValue ?? ""
                     #expect(error.contains("HTTP 503"), "\(error)")
-                    #expect(failure?["consecutiveFailures"] as? Int == 1)
-                    #expect(failure?["appStoreId"] as? String == "123456789")
-                    #expect(failure?["nextAttemptTime"] is String)
+                    #expect(failure?["consecutiveFailures"] == 1)
+                    #expect(failure?["appStoreId"] == "123456789")
+                    #expect(failure?["nextAttemptTime"]?.stringValue != nil)
                 }
             }
         }

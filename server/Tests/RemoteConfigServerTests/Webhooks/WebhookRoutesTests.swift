@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -54,7 +55,7 @@ import Testing
         try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.allowPrivate) {
             app in
             try await app.createProject(WebhookFixture.project)
-            let cases: [([String: Any], String)] = [
+            let cases: [(JSONValue, String)] = [
                 (["events": ["*"]], "url"),
                 (["url": "ftp://hooks.example.com/rc", "events": ["*"]], "url"),
                 (["url": "not a url", "events": ["*"]], "url"),
@@ -87,7 +88,7 @@ import Testing
                 #expect(try await app.call(.get, Self.collection, token: token).status == 403)
                 let created = try await app.call(
                     .post, Self.collection, token: token,
-                    json: ["url": "https://hooks.example.com/rc", "events": ["*"]])
+                    body: WebhookRequest(url: "https://hooks.example.com/rc", events: ["*"]))
                 #expect(created.status == 403)
             }
             #expect(try await app.call(.get, Self.collection, token: nil).status == 401)
@@ -104,15 +105,16 @@ import Testing
                 "http://0.0.0.0/", "http://[::1]/hook", "http://[fe80::1]/", "http://[fd00::1]/",
                 "http://[::ffff:127.0.0.1]/",
             ] {
-                let reply = try await app.call(.post, Self.collection, json: ["url": url, "events": ["*"]])
+                let reply = try await app.call(.post, Self.collection, body: WebhookRequest(url: url, events: ["*"]))
                 #expect(reply.status == 400, "\(url): \(reply.text)")
                 #expect(reply.errorFields == ["url"], "\(url)")
             }
             let publicURL = try await app.call(
-                .post, Self.collection, json: ["url": "https://hooks.example.com/rc", "events": ["*"]])
+                .post, Self.collection, body: WebhookRequest(url: "https://hooks.example.com/rc", events: ["*"]))
             #expect(publicURL.status == 201)
-            let id = (publicURL.json["name"] as? String ?? "").dropFirst("webhooks/".count)
-            let patched = try await app.call(.patch, "\(Self.collection)/\(id)", json: ["url": "http://127.0.0.1/"])
+            let id = try publicURL.decode(Webhook.self).id
+            let patched = try await app.call(
+                .patch, "\(Self.collection)/\(id)", body: WebhookRequest(url: "http://127.0.0.1/"))
             #expect(patched.status == 400)
             #expect(patched.errorFields == ["url"])
         }
