@@ -14,8 +14,8 @@ public struct CompiledTemplate: Sendable {
     // The serving tables are plain integers indexing into string tables, so the per-request
     // loop copies no reference-counted values except the strings it returns.
 
-    /// The compiled expressions, parallel to `conditions`.
-    let nodes: [CompiledNode]
+    /// The used conditions' expressions, laid out for evaluation; bit `i` is `usedConditions[i]`.
+    let plan: ConditionPlan
     /// Parameter keys in serving order (top-level, then groups).
     let keys: [String]
     /// Every distinct served value; `Slot.defaultValue` and `Rule.value` index it.
@@ -61,7 +61,6 @@ public struct CompiledTemplate: Sendable {
     init(_ template: RemoteConfigTemplate, conditions: [CompiledCondition]) {
         self.template = template
         self.conditions = conditions
-        self.nodes = conditions.map(\.node)
         self.seeds = conditions.last?.seeds ?? []
 
         var conditionIndex: [String: Int] = [:]
@@ -97,6 +96,7 @@ public struct CompiledTemplate: Sendable {
         self.slots = slots
         self.rules = rules
         self.usedConditions = used
+        self.plan = ConditionPlan(used.map { conditions[Int($0)].node })
         self.evaluationCost = used.reduce(0) { $0 + conditions[Int($1)].node.cost }
         self.servedBytes = (keys + valueTable.values).reduce(0) { $0 + $1.utf8.count }
         self.inputs = Self.inputs(conditions: conditions, usedConditions: Set(used.map(Int.init)))
@@ -147,9 +147,7 @@ public struct CompiledTemplate: Sendable {
     public func signature(for context: FetchContext) -> MatchSignature {
         var scratch = EvaluationScratch(context: context, seeds: seeds)
         var signature = MatchSignature(count: usedConditions.count)
-        for (bit, condition) in usedConditions.enumerated() where nodes[Int(condition)].evaluate(&scratch) == .true {
-            signature.set(bit)
-        }
+        plan.evaluate(into: &signature, &scratch)
         return signature
     }
 

@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     /// Streams one client key holds at most on this server, 503 with `Retry-After` beyond; nil: 90% of
     /// `maxStreams`.
     public var maxStreamsPerKey: Int?
+    /// Event loops serving connections; nil: one per core (NIO's shared group).
+    public var eventLoops: Int?
     /// Web origins allowed to call the client routes from a browser (`--cors-origins`); none by default.
     public var corsOrigins: CORSPolicy = .none
     /// The App Store lookup that store sync asks (`URL?id=<appStoreId>&country=<country>`).

@@ -82,6 +82,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The address people reach this server at, for console links in Slack messages (RC_PUBLIC_URL).")
     var publicUrl: String?
 
+    @Option(help: "Event loops serving connections (RC_EVENT_LOOPS; default one per core).")
+    var eventLoops: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         do {
@@ -90,6 +93,8 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        // First: NIO's shared event loops start with their count when anything first uses them.
+        if let count = configuration.eventLoops { EventLoopCount.apply(count) }
         LoggingSystem.bootstrap { label in
             var handler = EscapingLogHandler(StreamLogHandler.standardOutput(label: label))
             handler.logLevel = configuration.logLevel
@@ -195,6 +200,14 @@ struct Serve: AsyncParsableCommand {
                     "--max-streams-per-key / RC_MAX_STREAMS_PER_KEY: '\(text)' is not a positive whole number")
             }
             configuration.maxStreamsPerKey = count
+        }
+        if let text = eventLoops ?? environment["RC_EVENT_LOOPS"], !text.isEmpty {
+            guard let count = Int(text), (1...EventLoopCount.maximum).contains(count) else {
+                throw ServerConfiguration.Invalid(
+                    "--event-loops / RC_EVENT_LOOPS: '\(text)' is not a whole number from 1 to \(EventLoopCount.maximum)"
+                )
+            }
+            configuration.eventLoops = count
         }
         if let text = corsOrigins ?? environment["RC_CORS_ORIGINS"], !text.isEmpty {
             configuration.corsOrigins = try CORSPolicy(parsing: text)
