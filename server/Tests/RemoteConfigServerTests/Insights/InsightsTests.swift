@@ -9,7 +9,7 @@ import Testing
 /// Fleet insights through the API: fetches and OFREP calls counted by version, parameter source and
 /// condition, written at a flush, read back by the three routes.
 @Suite struct InsightsTests {
-    static var template: [String: Any] {
+    static var template: JSONValue {
         [
             "conditions": [
                 ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"]
@@ -24,11 +24,11 @@ import Testing
         ]
     }
 
-    static func body(_ instance: String, _ platform: String?, _ version: String?) -> [String: Any] {
-        var body: [String: Any] = ["appInstanceId": instance]
-        if let platform { body["platform"] = platform }
-        if let version { body["appVersion"] = version }
-        return body
+    static func body(_ instance: String, _ platform: String?, _ version: String?) -> JSONValue {
+        var body: JSONObject = ["appInstanceId": .string(instance)]
+        if let platform { body["platform"] = .string(platform) }
+        if let version { body["appVersion"] = .string(version) }
+        return .object(body)
     }
 
     /// `shop-app` with `template` published and a client key.
