@@ -64,7 +64,7 @@ import Testing
             #expect(try await ClientCalls.fetch(app, key: key, Self.body("droid", "ANDROID", "5.0")).status == 200)
             #expect(try await ClientCalls.fetch(app, key: key, Self.body("bare", nil, nil)).status == 200)
             // OFREP: one bulk answer, one single flag (counts that flag only), one unknown flag (no answer).
-            let ofrep = ["context": ["targetingKey": "old-0", "platform": "IOS", "appVersion": "1.9.0"]]
+            let ofrep: JSONValue = ["context": ["targetingKey": "old-0", "platform": "IOS", "appVersion": "1.9.0"]]
             let bearer: HTTPFields = [.authorization: "Bearer \(key)"]
             #expect(
                 try await app.call(.post, "/ofrep/v1/evaluate/flags", token: nil, json: ofrep, headers: bearer).status
