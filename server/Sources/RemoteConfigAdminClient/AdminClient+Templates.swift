@@ -24,14 +24,12 @@ extension AdminClient {
         return TemplateWithETag(template: try response.object(), etag: response.headers["etag"] ?? "*")
     }
 
-    /// One page of `GET …/remoteConfig:listVersions`: the version objects and the next page's token.
-    public func listVersions(project: String, pageSize: Int, pageToken: String?) async throws -> (
-        versions: [JSONValue], nextPageToken: String?
-    ) {
+    /// One page of `GET …/remoteConfig:listVersions`: the versions and the next page's token.
+    public func listVersions(project: String, pageSize: Int, pageToken: String?) async throws -> TemplateVersionList {
         var query = [("pageSize", String(pageSize))]
         if let pageToken { query.append(("pageToken", pageToken)) }
-        let object = try await call("GET", Self.templatePath(project, ":listVersions"), query: query).object()
-        return (object["versions"]?.arrayValue ?? [], object["nextPageToken"]?.stringValue)
+        return try await call("GET", Self.templatePath(project, ":listVersions"), query: query)
+            .decode(TemplateVersionList.self)
     }
 
     /// `POST …/remoteConfig:rollback`: publishes a copy of `version`, recorded with `origin` (`CLI`, …).
@@ -54,11 +52,8 @@ extension AdminClient {
     }
 
     /// `POST …/remoteConfig:evaluate`: what a fetch with `context` would get, and why.
-    public func evaluate(project: String, context: JSONValue, version: String?) async throws -> JSONObject {
-        var body: JSONObject = ["context": context]
-        if let version { body["versionNumber"] = .string(version) }
-        return try await call(
-            "POST", Self.templatePath(project, ":evaluate"), body: JSONValue.object(body).jsonBytes()
-        ).object()
+    public func evaluate(project: String, context: JSONValue, version: String?) async throws -> PreviewAnswer {
+        let body = try APIEncoder.bytes(PreviewRequest(context: context, versionNumber: version.map(JSONValue.string)))
+        return try await call("POST", Self.templatePath(project, ":evaluate"), body: body).decode(PreviewAnswer.self)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
@@ -72,7 +73,7 @@ struct Template: AsyncParsableCommand {
         func run() async throws {
             try await runAdmin {
                 let client = try connection.client()
-                var versions: [JSONValue] = []
+                var versions: [TemplateVersionInfo] = []
                 var token: String?
                 var progress = Progress()
                 var pages = 0
@@ -89,21 +90,18 @@ struct Template: AsyncParsableCommand {
                 } while token != nil && versions.count < (limit ?? Int.max)
                 progress.finish()
                 if connection.json {
-                    var object: JSONObject = ["versions": .array(versions)]
-                    if let token { object["nextPageToken"] = .string(token) }
-                    return Output.json(object)
+                    return try Output.json(TemplateVersionList(versions: versions, nextPageToken: token))
                 }
                 if versions.isEmpty {
                     return Output.line("No versions: nothing has been published to \(project.project).")
                 }
                 var table = Table("VERSION", "PUBLISHED", "BY", "ORIGIN", "TYPE", "DESCRIPTION")
                 for version in versions {
-                    var type = version.text("updateType")
-                    if let source = version["rollbackSource"]?.stringValue { type += " of \(source)" }
+                    var type = version.updateType
+                    if let source = version.rollbackSource { type += " of \(source)" }
                     table.add(
-                        version.text("versionNumber"), version.text("updateTime"),
-                        version["updateUser"]?.text("email") ?? "", version.text("updateOrigin"), type,
-                        version.text("description"))
+                        version.versionNumber, version.updateTime, version.updateUser.email, version.updateOrigin,
+                        type, version.description ?? "")
                 }
                 table.print()
                 if token != nil { Output.note("(more versions follow; raise --limit to see them)") }
@@ -202,26 +200,25 @@ struct Template: AsyncParsableCommand {
                 }
                 let answer = try await connection.client().evaluate(
                     project: project.project, context: value, version: version)
-                if connection.json { return Output.json(answer) }
-                let object = JSONValue.object(answer)
-                var heading = "State \(object.text("state"))"
-                if let number = object["templateVersion"]?.stringValue { heading += ", template version \(number)" }
+                if connection.json { return try Output.json(answer) }
+                var heading = "State \(answer.state)"
+                if let number = answer.templateVersion { heading += ", template version \(number)" }
                 Output.line(heading + ".")
-                let parameters = answer["parameters"]?.objectValue ?? [:]
+                let parameters = answer.parameters.members
                 if !parameters.isEmpty {
                     var table = Table("PARAMETER", "VALUE", "SOURCE", "CONDITION")
                     for member in parameters {
-                        let value = member.value["value"]?.stringValue ?? "(the app's own default)"
-                        table.add(member.key, value, member.value.text("source"), member.value.text("condition"))
+                        let value = member.value.value ?? "(the app's own default)"
+                        table.add(member.key, value, member.value.source, member.value.condition ?? "")
                     }
                     Output.line()
                     table.print()
                 }
-                let conditions = answer["conditions"]?.objectValue ?? [:]
+                let conditions = answer.conditions.members
                 if !conditions.isEmpty {
                     var table = Table("CONDITION", "MATCHES")
                     for member in conditions {
-                        let text = member.value.boolValue.map { $0 ? "yes" : "no" } ?? "unknown (an input was not sent)"
+                        let text = member.value.map { $0 ? "yes" : "no" } ?? "unknown (an input was not sent)"
                         table.add(member.key, text)
                     }
                     Output.line()

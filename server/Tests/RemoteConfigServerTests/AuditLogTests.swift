@@ -22,7 +22,8 @@ import Testing
             let impostorSecret = try #require(created.key)
             let impostorName = created.name
             let published = try await app.call(
-                .put, "/v1/projects/shop-app/remoteConfig", token: impostorSecret, json: TemplateFixtures.forceUpdate(),
+                .put, "/v1/projects/shop-app/remoteConfig", token: impostorSecret,
+                json: TemplateFixtures.forceUpdateValue(),
                 headers: [.ifMatch: "*"])
             #expect(published.status == 200)
 
@@ -45,7 +46,7 @@ import Testing
             try await app.createProject("other-app")
             let globalViewer = try await app.createKey(role: "viewer")
             let projectAdmin = try await app.createKey(role: "admin", project: "shop-app")
-            try await app.publish("other-app", TemplateFixtures.forceUpdate())
+            try await app.publish("other-app", TemplateFixtures.forceUpdateValue())
 
             let all = try await app.call(.get, "/v1/auditLog")
             #expect(all.status == 200)

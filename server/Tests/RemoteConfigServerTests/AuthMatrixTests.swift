@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigServer
 import RemoteConfigTestSupport
 import Testing
@@ -99,32 +101,32 @@ import Testing
                     let author = route.path.hasSuffix(":cancel") ? keys["editor"]! : TestApp.adminToken
                     let created = try await app.call(
                         .post, "/v1/projects/shop-app/remoteConfig/changeRequests", token: author,
-                        json: ["template": ["parameters": [:]]])
-                    id = String((created.json["name"] as? String ?? "").dropFirst("changeRequests/".count))
+                        body: CreateChangeRequestRequest(template: ["parameters": [:]]))
+                    id = try created.decode(ChangeRequest.self).id
                 }
                 if route.path.contains("/rollouts/{id}") {
                     // A rollout per request, of a parameter that no other live rollout holds.
                     let parameter = "p_\(UUID().uuidString.prefix(8))"
-                    let template: [String: Any] = ["parameters": [parameter: ["defaultValue": ["value": "a"]]]]
+                    let template: JSONValue = ["parameters": .object([parameter: ["defaultValue": ["value": "a"]]])]
                     _ = try await app.publish("shop-app", template)
                     let created = try await app.call(
                         .post, "/v1/projects/shop-app/rollouts",
-                        json: ["parameter": parameter, "value": "b", "steps": [["percent": 10]]])
-                    id = String((created.json["name"] as? String ?? "").dropFirst("rollouts/".count))
+                        body: RolloutCreate(parameter: parameter, value: "b", steps: [RolloutStep(percent: 10)]))
+                    id = String(try created.decode(Rollout.self).name.dropFirst("rollouts/".count))
                 }
                 if route.path.contains("/webhooks/{id}") {
                     let created = try await app.call(
                         .post, "/v1/projects/shop-app/webhooks",
-                        json: ["url": "https://hooks.example.com/rc", "events": ["template.published"]])
-                    id = String((created.json["name"] as? String ?? "").dropFirst("webhooks/".count))
+                        body: WebhookRequest(url: "https://hooks.example.com/rc", events: ["template.published"]))
+                    id = try created.decode(Webhook.self).id
                 }
                 let path =
                     route.path.replacingOccurrences(of: "{p}", with: "shop-app")
                     .replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{delivery}", with: "none")
                     + (route.path.hasSuffix(":diff") ? "?from=draft&to=draft" : "")
-                let body: [String: Any]? =
+                let body: JSONValue? =
                     switch route.path {
-                    case "/v1/projects": ["projectId": "new-\(UUID().uuidString.prefix(6).lowercased())"]
+                    case "/v1/projects": ["projectId": .string("new-\(UUID().uuidString.prefix(6).lowercased())")]
                     case "/v1/apiKeys": ["role": "client", "project": "shop-app"]
                     default: nil
                     }
@@ -207,7 +209,7 @@ import Testing
     @Test func everyOFREPRouteAnswers401And403AsItShould() async throws {
         try await TestApp.live { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
             let client = try await app.createKey(role: "client", project: "shop-app").secret
             let revoked = try await app.createKey(role: "client", project: "shop-app")
             try await app.call(.delete, "/v1/apiKeys/\(revoked.id)")

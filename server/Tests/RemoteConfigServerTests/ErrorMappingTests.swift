@@ -13,10 +13,11 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let path = "/v1/projects/shop-app/remoteConfig/draft"
-            let first = try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: "*"])
+            let first = try await app.call(
+                .put, path, json: TemplateFixtures.forceUpdateValue(), headers: [.ifMatch: "*"])
             let staleETag = try #require(first.headers[.eTag])
             let second = try await app.call(
-                .put, path, json: TemplateFixtures.forceUpdate(currentVersion: "2.4.0"),
+                .put, path, json: TemplateFixtures.forceUpdateValue(currentVersion: "2.4.0"),
                 headers: [.ifMatch: staleETag])
             #expect(second.status == 200)
             let published = try await app.call(
@@ -25,7 +26,7 @@ import Testing
             #expect(published.errorStatus == "FAILED_PRECONDITION")
             #expect(published.errorFields == ["If-Match"])
             #expect(published.errorReasons == ["ETAG_MISMATCH"])
-            let message = (published.json["error"] as? [String: Any])?["message"] as? String ?? ""
+            let message = published.errorMessage ?? ""
             #expect(message.contains("the draft changed since you read it"), "\(message)")
             #expect(!message.contains("published template"), "\(message)")
         }
@@ -34,10 +35,10 @@ import Testing
     @Test func aStalePublishedETagNamesThePublishedTemplate() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate())
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.4.0"))
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "2.4.0"))
             let stale = try await app.publish(
-                "shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.5.0"), ifMatch: "\"etag-shop-app-1\"")
+                "shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "2.5.0"), ifMatch: "\"etag-shop-app-1\"")
             #expect(stale.status == 412)
             #expect(stale.errorStatus == "FAILED_PRECONDITION")
             #expect(stale.errorReasons == ["ETAG_MISMATCH"])
@@ -49,11 +50,12 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let path = "/v1/projects/shop-app/remoteConfig/draft"
-            let first = try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: "*"])
+            let first = try await app.call(
+                .put, path, json: TemplateFixtures.forceUpdateValue(), headers: [.ifMatch: "*"])
             let staleETag = try #require(first.headers[.eTag])
-            try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: staleETag])
+            try await app.call(.put, path, json: TemplateFixtures.forceUpdateValue(), headers: [.ifMatch: staleETag])
             let stale = try await app.call(
-                .put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: staleETag])
+                .put, path, json: TemplateFixtures.forceUpdateValue(), headers: [.ifMatch: staleETag])
             #expect(stale.status == 412)
             #expect(stale.errorReasons == ["ETAG_MISMATCH"])
             #expect(stale.text.contains("the draft changed since you read it"))
@@ -64,8 +66,9 @@ import Testing
         try await TestApp.run { app in
             try await app.createProject("shop-app")
             let path = "/v1/projects/shop-app/remoteConfig/draft"
-            let saved = try await app.call(.put, path, json: TemplateFixtures.forceUpdate(), headers: [.ifMatch: "*"])
-            try await app.publish("shop-app", TemplateFixtures.forceUpdate(currentVersion: "2.5.0"))
+            let saved = try await app.call(
+                .put, path, json: TemplateFixtures.forceUpdateValue(), headers: [.ifMatch: "*"])
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue(currentVersion: "2.5.0"))
             let aborted = try await app.call(
                 .post, path + ":publish", json: [:], headers: [.ifMatch: try #require(saved.headers[.eTag])])
             #expect(aborted.status == 409)

@@ -11,7 +11,7 @@ import Testing
     static let path = "/v1/projects/shop-app/remoteConfig:impact"
 
     /// 100 instances: 40 iOS 2.3.0, 30 iOS 2.2.1, 20 iOS 1.1.4 (already required to update), 10 Android 1.0.9.
-    static var fleet: [[String: Any]] {
+    static var fleet: [JSONValue] {
         InsightSampleRows.fleet("a", 40, platform: "IOS", version: "2.3.0")
             + InsightSampleRows.fleet("b", 30, platform: "IOS", version: "2.2.1")
             + InsightSampleRows.fleet("c", 20, platform: "IOS", version: "1.1.4")
@@ -19,13 +19,18 @@ import Testing
     }
 
     /// The force update template with iOS required below 2.3.0 instead of 2.0.0, and 2.4.0 the current version.
-    static var raised: [String: Any] {
-        var template = TemplateFixtures.forceUpdate(currentVersion: "2.4.0")
-        template["conditions"] = [
+    static var raised: JSONValue {
+        raised(conditions: [
             ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.3.0'])"],
             ["name": "broken_release", "expression": "app.version.==(['1.1.4'])"],
-        ]
-        return template
+        ])
+    }
+
+    /// `raised` with other `conditions`.
+    static func raised(conditions: JSONValue) -> JSONValue {
+        var template = TemplateFixtures.forceUpdateValue(currentVersion: "2.4.0").objectValue ?? [:]
+        template["conditions"] = conditions
+        return .object(template)
     }
 
     /// A project with the force update template published and the fleet sampled.
@@ -34,7 +39,7 @@ import Testing
     ) async throws {
         let setUp: @Sendable (TestApp.Session) async throws -> Void = { app in
             try await app.createProject("shop-app")
-            try #require(try await app.publish("shop-app", TemplateFixtures.forceUpdate()).status == 200)
+            try #require(try await app.publish("shop-app", TemplateFixtures.forceUpdateValue()).status == 200)
             try await InsightSampleRows.insert(app.database, project: "shop-app", contexts: Self.fleet)
             try await body(app)
         }
@@ -114,7 +119,7 @@ import Testing
             #expect(created.status == 201, "\(created.text)")
             let name = try created.decode(ChangeRequest.self).name
             for id in [name, String(name.dropFirst("changeRequests/".count))] {
-                let reply = try await app.call(.post, Self.path, json: ["changeRequest": id])
+                let reply = try await app.call(.post, Self.path, json: ["changeRequest": .string(id)])
                 #expect(reply.status == 200, "\(reply.text)")
                 #expect(try reply.decode(ImpactReport.self).forceUpdate.newlyRequired == 30)
             }
@@ -137,7 +142,7 @@ import Testing
             #expect(try recent.decode(ImpactReport.self).sample.instances == 100)
             let longer = try await app.call(
                 .post, Self.path,
-                json: ["template": Self.raised, "since": RFC3339Text.daysAgo(14)])
+                json: ["template": Self.raised, "since": .string(RFC3339Text.daysAgo(14))])
             let longerReport = try longer.decode(ImpactReport.self)
             #expect(longerReport.sample.instances == 150)
             #expect(longerReport.forceUpdate.newlyRequired == 80)
@@ -158,8 +163,7 @@ import Testing
 
     @Test func anInvalidCandidateIsRefusedAsAPublishRefusesIt() async throws {
         try await Self.sampled { app in
-            var broken = Self.raised
-            broken["conditions"] = [["name": "ios_too_old", "expression": "device.os == "]]
+            let broken = Self.raised(conditions: [["name": "ios_too_old", "expression": "device.os == "]])
             let publish = try await app.call(
                 .put, "/v1/projects/shop-app/remoteConfig?validateOnly=true", json: broken, headers: [.ifMatch: "*"])
             let impact = try await app.call(.post, Self.path, json: ["template": broken])
@@ -171,7 +175,7 @@ import Testing
 
     @Test func aBadBodyIsRefusedNamingTheField() async throws {
         try await Self.sampled { app in
-            let cases: [([String: Any], String, String)] = [
+            let cases: [(JSONValue, String, String)] = [
                 ([:], "template", "REQUIRED"),
                 (["template": Self.raised, "draft": true], "draft", "CONFLICTING_FIELDS"),
                 (["template": "x"], "template", "NOT_AN_OBJECT"),

@@ -21,7 +21,7 @@ struct PreviewController {
         let (project, _) = try await access.project(request, context, .viewer)
         let body = try await PreviewBody.read(request, context: context)
         let compiled = try await template(project, version: body.versionNumber)
-        return TemplateHTTP.response(Self.json(compiled, body.caller))
+        return try JSONResponse.make(Self.answer(compiled, body.caller))
     }
 
     /// `PreviewRequest`: the caller, checked as a fetch checks it, and the version to evaluate.
@@ -93,37 +93,34 @@ struct PreviewController {
     }
 
     /// The answer: what a fetch would get, and why.
-    private static func json(_ compiled: CompiledTemplate?, _ caller: FetchContext) -> JSONObject {
+    private static func answer(_ compiled: CompiledTemplate?, _ caller: FetchContext) -> PreviewAnswer {
         guard let compiled else {
-            return [
-                "entries": .object([:]), "state": .string(FetchState.noTemplate.rawValue),
-                "parameters": .object([:]), "conditions": .object([:]),
-            ]
+            return PreviewAnswer(
+                entries: .init(), state: FetchState.noTemplate.rawValue, parameters: .init(), conditions: .init())
         }
         let explanation = compiled.explain(caller)
-        var entries = JSONObject()
-        for entry in explanation.result.entries { entries[entry.key] = .string(entry.value) }
-        var parameters = JSONObject()
+        var entries = OrderedMembers<String>()
+        for entry in explanation.result.entries { entries.append(entry.key, entry.value) }
+        var parameters = OrderedMembers<PreviewAnswer.Parameter>()
         for outcome in explanation.parameters {
-            var item: JSONObject = ["source": .string(outcome.source.rawValue)]
-            if let value = outcome.value { item["value"] = .string(value) }
-            if let condition = outcome.condition { item["condition"] = .string(condition) }
-            parameters[outcome.key] = .object(item)
+            parameters.append(
+                outcome.key,
+                PreviewAnswer.Parameter(
+                    source: outcome.source.rawValue, value: outcome.value, condition: outcome.condition))
         }
-        var conditions = JSONObject()
-        for (name, truth) in explanation.conditions where conditions[name] == nil {
-            conditions[name] =
+        var conditions = OrderedMembers<Bool?>()
+        var seen = Set<String>()
+        for (name, truth) in explanation.conditions where seen.insert(name).inserted {
+            let value: Bool? =
                 switch truth {
-                case .true: .bool(true)
-                case .false: .bool(false)
-                case .unknown: .null
+                case .true: true
+                case .false: false
+                case .unknown: nil
                 }
+            conditions.append(name, value)
         }
-        var object: JSONObject = [
-            "entries": .object(entries), "state": .string(explanation.result.state.rawValue),
-            "parameters": .object(parameters), "conditions": .object(conditions),
-        ]
-        if let version = explanation.result.templateVersion { object["templateVersion"] = .string(version) }
-        return object
+        return PreviewAnswer(
+            entries: entries, state: explanation.result.state.rawValue, parameters: parameters,
+            conditions: conditions, templateVersion: explanation.result.templateVersion)
     }
 }

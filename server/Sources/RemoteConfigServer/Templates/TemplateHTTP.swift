@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -138,7 +139,7 @@ enum TemplateHTTP {
         guard case .object(var object) = try JSONValue(parsing: stored.templateJSON) else {
             throw APIError(.internalServerError, "a stored template is not an object")
         }
-        object["version"] = .object(versionJSON(stored))
+        object["version"] = try APIEncoder.encode(versionInfo(stored))
         return object
     }
 
@@ -153,17 +154,12 @@ enum TemplateHTTP {
     ]
 
     /// A version's metadata as Firebase writes it.
-    static func versionJSON(_ stored: StoredVersion) -> JSONObject {
-        var object: JSONObject = [
-            "versionNumber": .string(String(stored.versionNumber)),
-            "updateTime": .string(JSONResponse.timestamp(stored.updateTime)),
-            "updateUser": .object(["email": .string(stored.updateUser)]),
-            "updateOrigin": .string(stored.updateOrigin),
-            "updateType": .string(stored.updateType),
-        ]
-        if !stored.description.isEmpty { object["description"] = .string(stored.description) }
-        if let source = stored.rollbackSource { object["rollbackSource"] = .string(String(source)) }
-        return object
+    static func versionInfo(_ stored: StoredVersion) -> TemplateVersionInfo {
+        TemplateVersionInfo(
+            versionNumber: String(stored.versionNumber), updateTime: JSONResponse.timestamp(stored.updateTime),
+            updateUser: .init(email: stored.updateUser), updateOrigin: stored.updateOrigin,
+            updateType: stored.updateType, description: stored.description.isEmpty ? nil : stored.description,
+            rollbackSource: stored.rollbackSource.map { String($0) })
     }
 
     /// A diff in `remoteConfig:diff`'s shape: `from`, `to`, and what changed between the two templates.

@@ -92,13 +92,10 @@ struct TemplatesController {
         let pageSize = query.pageSize
         query.pageSize += 1
         let versions = try await templates.list(project, query)
-        var object: JSONObject = [
-            "versions": .array(versions.prefix(pageSize).map { .object(TemplateHTTP.versionJSON($0)) })
-        ]
-        if versions.count > pageSize, let last = versions.prefix(pageSize).last {
-            object["nextPageToken"] = .string(String(last.versionNumber))
-        }
-        return TemplateHTTP.response(object)
+        let page = versions.prefix(pageSize)
+        let next = versions.count > pageSize ? page.last.map { String($0.versionNumber) } : nil
+        return try JSONResponse.make(
+            TemplateVersionList(versions: page.map(TemplateHTTP.versionInfo), nextPageToken: next))
     }
 
     @Sendable func rollback(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -24,13 +24,13 @@ import Testing
             try await CommandLineRun.run(
                 arguments, environment: ["RC_SERVER": base, "RC_TOKEN": CommandLineTests.token])
         }
-        func write(_ object: Any, _ name: String) throws -> String {
+        func write(_ template: JSONValue, _ name: String) throws -> String {
             let path = folder + "/" + name
-            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+            try Data(template.jsonBytes()).write(to: URL(fileURLWithPath: path))
             return path
         }
         #expect(try await cli("projects", "create", "shop-app").status == 0)
-        let current = try write(TemplateFixtures.forceUpdate(), "current.json")
+        let current = try write(TemplateFixtures.forceUpdateValue(), "current.json")
         let published = try await cli("template", "publish", "-p", "shop-app", current, "--force")
         #expect(published.status == 0, "\(published)")
         try await withRunningDatabase(url: url) { database in
@@ -60,8 +60,7 @@ import Testing
         // Printed exactly as before the server wrote the report through the API's coder: keys sorted.
         #expect(json.stdout == (try FoundationPrinting.serverSorted(report)), "\(json.stdout)")
 
-        var broken = ImpactTests.raised
-        broken["conditions"] = [["name": "ios_too_old", "expression": "device.os == "]]
+        let broken = ImpactTests.raised(conditions: [["name": "ios_too_old", "expression": "device.os == "]])
         let invalid = try await cli("template", "impact", "-p", "shop-app", try write(broken, "broken.json"))
         #expect(invalid.status == 2, "\(invalid)")
         #expect(try await cli("template", "impact", "-p", "no-such-app", raised).status == 6)

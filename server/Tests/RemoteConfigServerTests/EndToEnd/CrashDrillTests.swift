@@ -1,5 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -24,14 +26,14 @@ import Testing
                     for sequence in 0..<40 {
                         if killed.withLockedValue({ $0 }) { return }
                         let value = "c\(client)-s\(sequence)"
-                        let body = HTTP.json(["parameters": ["marker": ["defaultValue": ["value": value]]]])
+                        let body = HTTP.json(["parameters": ["marker": ["defaultValue": ["value": .string(value)]]]])
                         var headers = admin
                         headers["If-Match"] = "*"
                         guard
                             let reply = try? await HTTP.request(
                                 "PUT", base + "/v1/projects/shop-app/remoteConfig", headers: headers, body: body),
                             reply.status == 200,
-                            let number = (reply.json["version"] as? [String: Any])?["versionNumber"] as? String
+                            let number = reply.value["version"]?["versionNumber"]?.stringValue
                         else { continue }
                         acknowledged.withLockedValue { $0[number] = value }
                     }
@@ -55,10 +57,9 @@ import Testing
                 newBase + "/v1/projects/shop-app/remoteConfig:listVersions?pageSize=300"
                     + (pageToken.map { "&pageToken=\($0)" } ?? ""),
                 headers: admin)
-            history += (page.json["versions"] as? [[String: Any]] ?? []).compactMap {
-                ($0["versionNumber"] as? String).flatMap(Int.init)
-            }
-            pageToken = page.json["nextPageToken"] as? String
+            let list = try page.decode(TemplateVersionList.self)
+            history += list.versions.compactMap { Int($0.versionNumber) }
+            pageToken = list.nextPageToken
         } while pageToken != nil
         let acked = acknowledged.withLockedValue { $0 }
         print("crash drill: \(acked.count) publishes acknowledged before SIGKILL, \(history.count) versions in history")
@@ -68,9 +69,8 @@ import Testing
         for (number, value) in acked {
             let version = try await HTTP.request(
                 "GET", newBase + "/v1/projects/shop-app/remoteConfig?versionNumber=\(number)", headers: admin)
-            let parameters = version.json["parameters"] as? [String: [String: Any]]
             #expect(
-                (parameters?["marker"]?["defaultValue"] as? [String: String])?["value"] == value,
+                version.value["parameters"]?["marker"]?["defaultValue"]?["value"]?.stringValue == value,
                 "acknowledged version \(number) lost or changed")
         }
         restarted.signal(SIGTERM)

@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -16,7 +17,7 @@ import Testing
             environment: ["RC_ADMIN_TOKEN": token])
     }
 
-    static func call(_ method: String, _ url: String, _ body: [String: Any]?, key: String? = nil) async throws
+    static func call(_ method: String, _ url: String, _ body: JSONValue?, key: String? = nil) async throws
         -> HTTP.Reply
     {
         var headers = ["Content-Type": "application/json", "If-Match": "*"]
@@ -34,12 +35,12 @@ import Testing
             ["parameters": ["require_force_update": ["defaultValue": ["value": "false"]]]])
         #expect(published.status == 200)
         let key = try await Self.call("POST", base + "/v1/apiKeys", ["role": "client", "project": "shop-app"])
-        let secret = try #require(key.json["key"] as? String)
+        let secret = try #require(try key.decode(APIKey.self).key)
         for index in 0..<40 {
             let version = index < 30 ? "2.3.0" : "2.2.1"
             let fetch = try await Self.call(
                 "POST", base + "/v1/projects/shop-app/remoteConfig:fetch",
-                ["appInstanceId": "device-\(index)", "platform": "IOS", "appVersion": version], key: secret)
+                ["appInstanceId": "device-\(index)", "platform": "IOS", "appVersion": .string(version)], key: secret)
             #expect(fetch.status == 200)
         }
         first.signal(SIGTERM)
@@ -93,7 +94,7 @@ import Testing
             "PUT", base + "/v1/projects/shop-app/remoteConfig",
             ["parameters": ["require_force_update": ["defaultValue": ["value": "false"]]]])
         let key = try await call("POST", base + "/v1/apiKeys", ["role": "client", "project": "shop-app"])
-        return try #require(key.json["key"] as? String)
+        return try #require(try key.decode(APIKey.self).key)
     }
 
     @Test func aServerKilledWithoutWarningLosesAtMostOneInterval() async throws {

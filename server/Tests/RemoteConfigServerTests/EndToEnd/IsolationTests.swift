@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigTestSupport
 import Testing
 
@@ -14,18 +16,18 @@ import Testing
     static func heavyTemplate() -> Data {
         let atom = "app.customSignal['x'].matches(['(a+)+$', '(a|aa)*b'])"
         let expression = Array(repeating: atom, count: 10).joined(separator: " || ")
-        var conditions: [[String: Any]] = []
-        var values: [String: Any] = [:]
+        var conditions: [JSONValue] = []
+        var values = JSONObject()
         var size = 0
         while size < 950_000 {
             let name = "c\(conditions.count)"
-            conditions.append(["name": name, "expression": expression])
+            conditions.append(["name": .string(name), "expression": .string(expression)])
             values[name] = ["value": "v"]
             size += expression.utf8.count + 60
         }
-        let template: [String: Any] = [
-            "conditions": conditions,
-            "parameters": ["banner": ["defaultValue": ["value": "none"], "conditionalValues": values]],
+        let template: JSONValue = [
+            "conditions": .array(conditions),
+            "parameters": ["banner": ["defaultValue": ["value": "none"], "conditionalValues": .object(values)]],
         ]
         return HTTP.json(template)
     }
@@ -53,11 +55,12 @@ import Testing
         var keys: [String: String] = [:]
         for project in ["heavy-app", "shop-app"] {
             _ = try await HTTP.request(
-                "POST", base + "/v1/projects", headers: Self.admin, body: HTTP.json(["projectId": project]))
+                "POST", base + "/v1/projects", headers: Self.admin, body: HTTP.json(["projectId": .string(project)]))
             let key = try await HTTP.request(
                 "POST", base + "/v1/apiKeys", headers: Self.admin,
-                body: HTTP.json(["role": "client", "project": project, "displayName": "app"]))
-            keys[project] = try #require(key.json["key"] as? String)
+                body: HTTP.json(["role": "client", "project": .string(project), "displayName": "app"]))
+            let secret = try #require(try key.decode(APIKey.self).key)
+            keys[project] = secret
         }
         let template = Self.heavyTemplate()
         #expect(template.count < 1 << 20)

@@ -1,4 +1,6 @@
 import Foundation
+import RemoteConfigAPI
+import RemoteConfigCore
 import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
@@ -24,7 +26,7 @@ import Testing
         let key = try await HTTP.request(
             "POST", bases[0] + "/v1/apiKeys", headers: admin,
             body: HTTP.json(["role": "client", "project": "shop-app", "displayName": "app"]))
-        let secret = try #require(key.json["key"] as? String)
+        let secret = try #require(try key.decode(APIKey.self).key)
         return (one, two, bases, secret)
     }
 
@@ -50,14 +52,14 @@ import Testing
             one.signal()
             two.signal()
         }
-        #expect(try await Self.fetch(bases[1], key: key).json["state"] as? String == "NO_TEMPLATE")
-        let template = ["parameters": ["current_version": ["defaultValue": ["value": "2.3.0"]]]]
+        #expect(try await Self.fetch(bases[1], key: key).value["state"]?.stringValue == "NO_TEMPLATE")
+        let template: JSONValue = ["parameters": ["current_version": ["defaultValue": ["value": "2.3.0"]]]]
         let publish = try await HTTP.request(
             "PUT", bases[0] + "/v1/projects/shop-app/remoteConfig",
             headers: ["Authorization": "Bearer \(Self.token)", "If-Match": "*"], body: HTTP.json(template))
         #expect(publish.status == 200)
         let delay = try await Self.within(.seconds(1)) {
-            try await Self.fetch(bases[1], key: key).json["templateVersion"] as? String == "1"
+            try await Self.fetch(bases[1], key: key).value["templateVersion"]?.stringValue == "1"
         }
         #expect(delay != nil, "the second server did not serve version 1 within a second")
         print("publish on server 1 served by server 2 after \(delay ?? .seconds(1))")
@@ -74,8 +76,8 @@ import Testing
         #expect(try await Self.fetch(bases[1], key: key).status == 200)
         let list = try await HTTP.request(
             "GET", bases[0] + "/v1/apiKeys", headers: ["Authorization": "Bearer \(Self.token)"])
-        let names = (list.json["apiKeys"] as? [[String: Any]])?.filter { $0["role"] as? String == "client" }
-        let name = try #require(names?.first?["name"] as? String)
+        let names = try list.decode(APIKeyList.self).apiKeys.filter { $0.role == "client" }
+        let name = try #require(names.first?.name)
         let revoke = try await HTTP.request(
             "DELETE", bases[0] + "/v1/\(name)", headers: ["Authorization": "Bearer \(Self.token)"])
         #expect(revoke.status == 200)

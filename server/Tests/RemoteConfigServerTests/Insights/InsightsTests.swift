@@ -9,7 +9,7 @@ import Testing
 /// Fleet insights through the API: fetches and OFREP calls counted by version, parameter source and
 /// condition, written at a flush, read back by the three routes.
 @Suite struct InsightsTests {
-    static var template: [String: Any] {
+    static var template: JSONValue {
         [
             "conditions": [
                 ["name": "ios_too_old", "expression": "device.os == 'ios' && app.version.<(['2.0.0'])"]
@@ -24,11 +24,11 @@ import Testing
         ]
     }
 
-    static func body(_ instance: String, _ platform: String?, _ version: String?) -> [String: Any] {
-        var body: [String: Any] = ["appInstanceId": instance]
-        if let platform { body["platform"] = platform }
-        if let version { body["appVersion"] = version }
-        return body
+    static func body(_ instance: String, _ platform: String?, _ version: String?) -> JSONValue {
+        var body: JSONObject = ["appInstanceId": .string(instance)]
+        if let platform { body["platform"] = .string(platform) }
+        if let version { body["appVersion"] = .string(version) }
+        return .object(body)
     }
 
     /// `shop-app` with `template` published and a client key.
@@ -64,7 +64,7 @@ import Testing
             #expect(try await ClientCalls.fetch(app, key: key, Self.body("droid", "ANDROID", "5.0")).status == 200)
             #expect(try await ClientCalls.fetch(app, key: key, Self.body("bare", nil, nil)).status == 200)
             // OFREP: one bulk answer, one single flag (counts that flag only), one unknown flag (no answer).
-            let ofrep = ["context": ["targetingKey": "old-0", "platform": "IOS", "appVersion": "1.9.0"]]
+            let ofrep: JSONValue = ["context": ["targetingKey": "old-0", "platform": "IOS", "appVersion": "1.9.0"]]
             let bearer: HTTPFields = [.authorization: "Bearer \(key)"]
             #expect(
                 try await app.call(.post, "/ofrep/v1/evaluate/flags", token: nil, json: ofrep, headers: bearer).status
