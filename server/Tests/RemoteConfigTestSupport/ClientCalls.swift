@@ -22,23 +22,9 @@ public enum ClientCalls {
         return try await app.call(.post, path, token: nil, json: body, headers: headers)
     }
 
-    /// Sends a fetch whose body is a Foundation object; kept while tests still build bodies as `[String: Any]`.
-    @_disfavoredOverload
-    public static func fetch(
-        _ app: TestApp.Session, key: String?, _ body: [String: Any], ifNoneMatch: String? = nil,
-        path: String = fetchPath
-    ) async throws -> TestApp.Reply {
-        try await fetch(app, key: key, try FoundationJSON.value(body), ifNoneMatch: ifNoneMatch, path: path)
-    }
-
     /// The fetch body of an iOS app at `version`.
     public static func iosBody(_ version: String) -> JSONValue {
         ["appInstanceId": "install-1", "platform": "IOS", "appVersion": .string(version)]
-    }
-
-    /// `iosBody` as a Foundation object; kept while tests still build bodies as `[String: Any]`.
-    public static func ios(_ version: String) -> [String: Any] {
-        FoundationJSON.object(iosBody(version))
     }
 
     /// A raw HTTP/1.1 fetch request for `shop-app`.

@@ -32,18 +32,4 @@ public enum InsightSampleRows {
         }
     }
 
-    /// `insert` of Foundation objects; kept while tests still build contexts as `[String: Any]`.
-    @_disfavoredOverload
-    public static func insert(
-        _ database: Database, project: String, contexts: [[String: Any]], lastSeen: Date = Date()
-    ) async throws {
-        try await insert(
-            database, project: project, contexts: try contexts.map(FoundationJSON.value), lastSeen: lastSeen)
-    }
-
-    /// `fleet` as Foundation objects; kept while tests still build contexts as `[String: Any]`.
-    @_disfavoredOverload
-    public static func fleet(_ prefix: String, _ count: Int, platform: String, version: String) -> [[String: Any]] {
-        fleet(prefix, count, platform: platform, version: version).map(FoundationJSON.object)
-    }
 }

@@ -124,10 +124,6 @@ public enum HTTP {
         public let headers: [String: String]
         public let body: Data
 
-        /// The body as a JSON object (empty when it is not one); kept while tests still read `[String: Any]`.
-        public var json: [String: Any] {
-            (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
-        }
     }
 
     /// Sends one request.
@@ -163,9 +159,4 @@ public enum HTTP {
         Data(try APIEncoder.bytes(body))
     }
 
-    /// JSON bytes of a Foundation object; kept while tests still build bodies as `[String: Any]`.
-    @_disfavoredOverload
-    public static func json(_ object: [String: Any]) -> Data {
-        try! FoundationJSON.data(object)
-    }
 }

@@ -41,13 +41,4 @@ public enum TemplateFixtures {
         forceUpdateValue(storeURL: "https://apps.apple.com/app/id123")
     }
 
-    /// `forceUpdateValue` as a Foundation object; kept while tests still build templates as `[String: Any]`.
-    public static func forceUpdate(currentVersion: String = "2.3.0", storeURL: String? = nil) -> [String: Any] {
-        FoundationJSON.object(forceUpdateValue(currentVersion: currentVersion, storeURL: storeURL))
-    }
-
-    /// `readmeForceUpdateValue` as a Foundation object; kept while tests still build templates as `[String: Any]`.
-    public static var readmeForceUpdate: [String: Any] {
-        forceUpdate(storeURL: "https://apps.apple.com/app/id123")
-    }
 }

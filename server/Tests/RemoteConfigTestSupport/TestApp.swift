@@ -121,30 +121,9 @@ public struct TestApp {
                 method, uri, token: token, raw: ByteBuffer(bytes: try APIEncoder.bytes(body)), headers: fields)
         }
 
-        /// Sends a Foundation object as JSON; kept while tests still build bodies as `[String: Any]`.
-        @_disfavoredOverload
-        @discardableResult
-        public func call(
-            _ method: HTTPRequest.Method, _ uri: String, token: String? = TestApp.adminToken,
-            json: Any?, raw: ByteBuffer? = nil, headers: HTTPFields = [:]
-        ) async throws -> Reply {
-            guard let json else { return try await call(method, uri, token: token, raw: raw, headers: headers) }
-            var fields = headers
-            fields[.contentType] = "application/json"
-            return try await call(
-                method, uri, token: token, raw: ByteBuffer(bytes: try FoundationJSON.data(json)), headers: fields)
-        }
-
         /// Publishes `template` with `If-Match: *`; returns the reply.
         @discardableResult
         public func publish(_ project: String, _ template: JSONValue, ifMatch: String = "*") async throws -> Reply {
-            try await call(.put, "/v1/projects/\(project)/remoteConfig", json: template, headers: [.ifMatch: ifMatch])
-        }
-
-        /// Publishes a Foundation object; kept while tests still build templates as `[String: Any]`.
-        @_disfavoredOverload
-        @discardableResult
-        public func publish(_ project: String, _ template: Any, ifMatch: String = "*") async throws -> Reply {
             try await call(.put, "/v1/projects/\(project)/remoteConfig", json: template, headers: [.ifMatch: ifMatch])
         }
 
@@ -176,8 +155,6 @@ public struct TestApp {
         public let headers: HTTPFields
         public let body: Data
 
-        /// The body as a JSON object (empty when it is not one); kept while tests still read `[String: Any]`.
-        public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 }
 

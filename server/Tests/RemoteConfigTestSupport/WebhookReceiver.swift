@@ -13,8 +13,6 @@ public final class WebhookReceiver: Sendable {
         public let headers: [String: String]
         public let body: Data
 
-        /// The body as a JSON object; kept while tests still read `[String: Any]`.
-        public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
     private struct State {
