@@ -9,11 +9,27 @@ public struct InsightCounts: Sendable {
         public let platform: String
         /// A version, `(other)` or `(invalid)`.
         public let version: String
+        /// FNV-1a of both texts: what the key hashes, so that a lookup (one per answer) hashes 8 bytes
+        /// instead of two strings; equal keys still compare the texts.
+        private let fingerprint: UInt64
 
         /// Creates a key.
         public init(platform: String, version: String) {
             self.platform = platform
             self.version = version
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in platform.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = (hash ^ 0xFF) &* 0x100_0000_01b3  // never a byte of UTF-8: "A" + "B1" is not "AB" + "1"
+            for byte in version.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            fingerprint = hash
+        }
+
+        /// Hashes the fingerprint only.
+        public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+
+        /// The same platform and version.
+        public static func == (left: VersionKey, right: VersionKey) -> Bool {
+            left.fingerprint == right.fingerprint && left.version == right.version && left.platform == right.platform
         }
     }
 
@@ -52,6 +68,11 @@ public struct InsightCounts: Sendable {
     private struct AnswerKey: Hashable {
         let tally: ObjectIdentifier
         let position: Int32
+
+        /// One word hashed per answer, not two.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt(bitPattern: tally) &+ UInt(truncatingIfNeeded: position) &<< 48)
+        }
     }
 
     /// At most this many distinct answers are kept before they are added up into `sources`.
