@@ -82,10 +82,14 @@ public struct InsightCounts: Sendable {
     public private(set) var versions: [VersionKey: VersionCount] = [:]
     /// Version labels per platform (other than `(other)` and `(invalid)`).
     private var versionsPerPlatform: [String: Int] = [:]
-    /// Answers by the answer they got, counted per call without touching the parameters.
+    /// Answers of tallies made from a list, by the answer they got, until they are added up.
     private var answers: [AnswerKey: (tally: AnswerTally, count: Int)] = [:]
-    /// Answers already added up, per template's tables (by `ObjectIdentifier`), by position.
-    private var tallied: [ObjectIdentifier: SourceCounts] = [:]
+    /// Answers by position in their template's tables, one `SourceCounts` per template.
+    private var tallied: [SourceCounts] = []
+    /// Each template's place in `tallied`, by its tables' `ObjectIdentifier` (the counts hold the tables).
+    private var talliedPlaces: [ObjectIdentifier: Int] = [:]
+    /// The template of the last answer and its place: a project's answers are mostly of one template.
+    private var lastTallied: (tables: ObjectIdentifier, place: Int)?
     /// Answers already added up by name: tallies made from a list, and other counts merged in.
     private var added: [SourceKey: Int] = [:]
 
@@ -127,6 +131,26 @@ public struct InsightCounts: Sendable {
     }
 
     private mutating func countAnswer(_ tally: AnswerTally, position: Int?) {
+        // An answer of a compiled template is added up at once, by position: with percent conditions nearly
+        // every new device's answer is one not counted before, so keeping it by answer first (a dictionary
+        // insert, then the same walk later) cost more than the walk alone, which tests each parameter with
+        // one AND.
+        if let (signature, tables) = tally.signed {
+            let id = ObjectIdentifier(tables)
+            let place: Int
+            if let last = lastTallied, last.tables == id {
+                place = last.place
+            } else if let known = talliedPlaces[id] {
+                place = known
+            } else {
+                place = tallied.count
+                tallied.append(SourceCounts(tables: tables))
+                talliedPlaces[id] = place
+            }
+            lastTallied = (id, place)
+            tallied[place].add(signature, position: position, count: 1)
+            return
+        }
         let answerKey = AnswerKey(tally: ObjectIdentifier(tally), position: Int32(position ?? -1))
         if let index = answers.index(forKey: answerKey) {
             answers.values[index].count += 1
@@ -164,21 +188,14 @@ public struct InsightCounts: Sendable {
         var copy = self
         copy.addUp()
         var sources = copy.added
-        for counts in copy.tallied.values { counts.forEachCount { sources[$0, default: 0] += $1 } }
+        for counts in copy.tallied { counts.forEachCount { sources[$0, default: 0] += $1 } }
         return sources
     }
 
-    /// Adds up the distinct answers counted so far by position in their template's tables (a tally made from
-    /// a list, by name), and forgets them.
+    /// Adds up the distinct answers of listed tallies counted so far, and forgets them.
     private mutating func addUp() {
         for (key, entry) in answers {
-            let position = key.position >= 0 ? Int(key.position) : nil
-            if let (signature, tables) = entry.tally.signed {
-                tallied[ObjectIdentifier(tables), default: SourceCounts(tables: tables)].add(
-                    signature, position: position, count: entry.count)
-            } else {
-                addUpListed(entry.tally, position: position, count: entry.count)
-            }
+            addUpListed(entry.tally, position: key.position >= 0 ? Int(key.position) : nil, count: entry.count)
         }
         answers.removeAll(keepingCapacity: true)
     }

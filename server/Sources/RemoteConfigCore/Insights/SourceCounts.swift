@@ -24,6 +24,23 @@ struct SourceCounts: Sendable {
     mutating func add(_ signature: MatchSignature, position: Int?, count: Int) {
         let slots = tables.slots
         let rules = tables.rules
+        if position == nil, signature.isInline, let masks = tables.ruleMasks, matched.count <= 64 {
+            // Every parameter, each tested with one AND: this runs once per answer.
+            let bits = signature.inlineBits
+            for position in slots.indices {
+                if bits & masks[position] == 0 {
+                    undecided[position] += count
+                } else {
+                    addSource(signature, slots[position], position, rules, count)
+                }
+            }
+            var used = matched.count == 64 ? bits : bits & ((1 << UInt64(matched.count)) - 1)
+            while used != 0 {
+                matched[used.trailingZeroBitCount] += count
+                used &= used - 1
+            }
+            return
+        }
         if let position {
             if position < slots.count { addSource(signature, slots[position], position, rules, count) }
         } else {
