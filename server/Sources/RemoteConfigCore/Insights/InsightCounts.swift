@@ -1,7 +1,8 @@
 /// One project's counts for one UTC hour on one event loop (or what a flush adds up from several): answers
 /// and distinct instances by platform and version, and answers by what each got. Bounded whatever callers
-/// send: at most `InsightVersion.maximumPerPlatform` versions per platform, and answers kept per answer
-/// (signature), not per call.
+/// send: at most `InsightVersion.maximumPerPlatform` versions per platform, and answers kept as integers per
+/// rule, parameter and condition of their template (or per distinct answer, for tallies made from a list),
+/// not per call.
 public struct InsightCounts: Sendable {
     /// A platform and a version label.
     public struct VersionKey: Sendable, Hashable {
@@ -75,7 +76,7 @@ public struct InsightCounts: Sendable {
         }
     }
 
-    /// At most this many distinct answers are kept before they are added up into `sources`.
+    /// At most this many distinct answers of listed tallies are kept before they are added up.
     static let answerLimit = 4_096
 
     /// By platform and version.
