@@ -26,8 +26,8 @@ public struct HyperLogLog: Sendable, Equatable {
     static let denseTag: UInt8 = 2
 
     /// Every register, one byte each, once past `sparseLimitInMemory` non-zero ones; empty while sparse. A
-    /// stored property of its own (not an enum's payload), so that adding a hash changes it in place: taking
-    /// it out of an enum and putting it back cost a retain, a release and a uniqueness check per hash.
+    /// stored property of its own (not an enum's payload), so that adding a hash reads and changes it in place:
+    /// taking it out of an enum cost a retain and a release per hash, and putting it back a uniqueness check.
     private var dense: [UInt8] = []
     /// Register index → rank, only non-zero registers, while `dense` is empty.
     private var sparse: [UInt16: UInt8] = [:]
