@@ -1,7 +1,8 @@
 /// Answers of one template added up by what decided each parameter and by matched condition, as integers by
 /// position in the template's serving tables (`TallyTables`): a rule, a parameter's default, a used
-/// condition. Counting a distinct answer is then a walk over its parameters with an increment each, no
-/// string hashed and no reference counted; names are looked up only when the counts are read, once per flush.
+/// condition. Counting an answer is then a walk over its parameters with an increment each (one AND of the
+/// signature per parameter no rule decides), no string hashed; names are looked up only when the counts are
+/// read, once per flush.
 struct SourceCounts: Sendable {
     let tables: TallyTables
     /// Per rule (`tables.rules` position): answers whose parameter that rule decided.
