@@ -165,7 +165,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--json", help="also write the results to this file")
-    parser.add_argument("--only", help="run just these rows, comma-separated (e.g. 'new device' while "
+    parser.add_argument("--only", help="run just these rows, separated by a comma without a space (e.g. "
+                                       "'new device,new device, insights off'; 'new device' while "
                                        "`perf record -g -p PID` profiles the server whose PID is logged)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -212,7 +213,12 @@ def main() -> None:
         order = ["new device", "nginx new device", "new device, log off", "nginx new device, log off",
                  "new device, insights off"]
         if args.only:
-            order = [name.strip() for name in args.only.split(",")]
+            # Names hold ", " themselves ("new device, insights off"): only a comma without a space separates.
+            wanted = [name.strip() for name in re.split(r",(?! )", args.only)]
+            unknown = [name for name in wanted if name not in order]
+            if unknown:
+                raise SystemExit(f"--only: no row {', '.join(map(repr, unknown))}; the rows: {', '.join(order)}")
+            order = wanted
         for name in order:  # warm up: allocator, connection state, caches
             run_wrk(targets[name], scripts[name], 2, args.connections, args.threads)
         results: dict[str, list[dict]] = {name: [] for name in order}

@@ -16,6 +16,11 @@ public struct MatchSignature: Sendable, Hashable {
         }
     }
 
+    /// The first 64 conditions' bits; all of them when `isInline`.
+    var inlineBits: UInt64 { first }
+    /// Whether every bit is in `inlineBits` (at most 64 conditions).
+    var isInline: Bool { rest.isEmpty }
+
     func contains(_ bit: Int) -> Bool {
         bit < 64 ? first & (1 << UInt64(bit)) != 0 : rest[(bit - 64) / 64] & (1 << UInt64((bit - 64) % 64)) != 0
     }

@@ -258,6 +258,40 @@ struct InsightsCoreTests {
         #expect(merged.sources == expected.mapValues { 2 * $0 })
     }
 
+    @Test("Counting by position holds past 64 conditions, where a signature is more than one word")
+    func positionalCountsPastSixtyFourConditions() throws {
+        // 70 conditions on percent ranges, each deciding its own parameter, and one parameter with all of them.
+        var conditions: [[String: Any]] = []
+        var parameters: [String: Any] = [:]
+        var every: [String: Any] = [:]
+        for index in 0..<70 {
+            conditions.append(["name": "c\(index)", "expression": "percent <= \(index + 1)"])
+            parameters["p\(index)"] = [
+                "defaultValue": ["value": "d"], "conditionalValues": ["c\(index)": ["value": "v"]],
+            ]
+            every["c\(index)"] = ["value": "\(index)"]
+        }
+        parameters["every"] = ["defaultValue": ["value": "none"], "conditionalValues": every]
+        let json = try JSONSerialization.data(withJSONObject: ["conditions": conditions, "parameters": parameters])
+        let compiled = try CompiledTemplate(try RemoteConfigTemplate(json: json))
+        var counts = InsightCounts()
+        var expected: [InsightCounts.SourceKey: Int] = [:]
+        for call in 0..<500 {
+            let tally = compiled.tally(compiled.signature(for: FetchContext(appInstanceId: "i\(call)")))
+            counts.record(platform: nil, version: nil, hash: UInt64(call), tally: tally)
+            for source in tally.sources {
+                let key = InsightCounts.SourceKey(
+                    parameter: source.parameter, source: source.source.rawValue, condition: source.condition ?? "")
+                expected[key, default: 0] += 1
+            }
+            for condition in tally.matchedConditions {
+                expected[InsightCounts.SourceKey(parameter: nil, source: "", condition: condition), default: 0] += 1
+            }
+        }
+        #expect(expected.keys.contains { $0.condition == "c69" && $0.parameter == nil })
+        #expect(counts.sources == expected)
+    }
+
     @Test("The bottom-k sample keeps the k smallest distinct instances with their last context")
     func bottomK() {
         var sample = BottomKSample<String>(capacity: 100)

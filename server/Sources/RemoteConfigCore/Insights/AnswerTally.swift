@@ -55,7 +55,7 @@ public final class AnswerTally: Sendable {
     }
 
     /// Calls `body` with each served parameter's source, in serving order, without making a list of them
-    /// (counting adds up every distinct answer's sources).
+    /// (counting adds up every distinct listed answer's sources).
     public func forEachSource(_ body: (Source) -> Void) {
         switch storage {
         case .listed(let sources, _): sources.forEach(body)

@@ -5,9 +5,10 @@ public struct BottomKSample<Context: Sendable>: Sendable {
     /// Instances kept at most (after `trim()`).
     public let capacity: Int
     /// Sample key (`InstanceHash.sampleKey`) → the last context and when it was sent.
-    public private(set) var entries: [Int64: Context] = [:]
+    public var entries: [Int64: Context] { kept }
+    @usableFromInline var kept: [Int64: Context] = [:]
     /// Keys above this are not in the `capacity` smallest seen so far.
-    private var threshold = Int64.max
+    @usableFromInline var threshold = Int64.max
 
     /// An empty sample of at most `capacity` instances.
     public init(capacity: Int) {
@@ -15,27 +16,28 @@ public struct BottomKSample<Context: Sendable>: Sendable {
     }
 
     /// Offers an instance; kept (or its context replaced) when its key is among the smallest. Costs a
-    /// comparison for nearly every call of a large fleet.
-    public mutating func offer(key: Int64, context: @autoclosure () -> Context) {
+    /// comparison for nearly every call of a large fleet. Inlinable, so that the server's sample is
+    /// specialized for its context type: unspecialized, each entry was copied through the type's witnesses.
+    @inlinable public mutating func offer(key: Int64, context: @autoclosure () -> Context) {
         guard capacity > 0, key <= threshold else { return }
-        entries[key] = context()
+        kept[key] = context()
         // Let it grow to twice the capacity, then cut: sorting once per `capacity` insertions.
-        if entries.count >= 2 * capacity { trim() }
+        if kept.count >= 2 * capacity { trim() }
     }
 
     /// Keeps only the `capacity` smallest keys.
-    public mutating func trim() {
-        guard entries.count > capacity, capacity > 0 else { return }
+    @inlinable public mutating func trim() {
+        guard kept.count > capacity, capacity > 0 else { return }
         // The capacity-th smallest key by selection, not by sorting every key: this runs on the event loop
         // once per `capacity` instances taken while a sample fills (a sort of 20,000 keys was 1% of a fetch).
-        var keys = Array(entries.keys)
+        var keys = Array(kept.keys)
         let bound = Self.select(&keys, rank: capacity - 1)
         threshold = bound
-        entries = entries.filter { $0.key <= bound }
+        kept = kept.filter { $0.key <= bound }
     }
 
     /// The `rank`-th smallest of `keys` (0: the smallest), reordering them (Hoare's selection).
-    static func select(_ keys: inout [Int64], rank: Int) -> Int64 {
+    @usableFromInline static func select(_ keys: inout [Int64], rank: Int) -> Int64 {
         var low = 0
         var high = keys.count - 1
         while low < high {

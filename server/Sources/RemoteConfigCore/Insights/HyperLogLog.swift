@@ -25,23 +25,18 @@ public struct HyperLogLog: Sendable, Equatable {
     static let sparseTag: UInt8 = 1
     static let denseTag: UInt8 = 2
 
-    private enum Storage: Equatable {
-        /// register index → rank, only non-zero registers.
-        case sparse([UInt16: UInt8])
-        /// Every register, one byte each in memory.
-        case dense([UInt8])
-    }
-
-    private var storage = Storage.sparse([:])
+    /// Every register, one byte each, once past `sparseLimitInMemory` non-zero ones; empty while sparse. A
+    /// stored property of its own (not an enum's payload), so that adding a hash reads and changes it in place:
+    /// taking it out of an enum cost a retain and a release per hash, and putting it back a uniqueness check.
+    private var dense: [UInt8] = []
+    /// Register index → rank, only non-zero registers, while `dense` is empty.
+    private var sparse: [UInt16: UInt8] = [:]
 
     /// An empty sketch.
     public init() {}
 
     /// Whether nothing was added.
-    public var isEmpty: Bool {
-        if case .sparse(let registers) = storage { return registers.isEmpty }
-        return false
-    }
+    public var isEmpty: Bool { dense.isEmpty && sparse.isEmpty }
 
     /// Adds an instance by its 64-bit hash (`InstanceHash`): the top 12 bits choose a register, the rank is
     /// one more than the leading zeros of the remaining 52.
@@ -53,59 +48,52 @@ public struct HyperLogLog: Sendable, Equatable {
     }
 
     private mutating func set(_ index: Int, _ rank: UInt8) {
-        switch storage {
-        case .dense(var registers):
-            guard registers[index] < rank else { return }
-            storage = .sparse([:])  // lets `registers` be uniquely referenced while it changes
-            registers[index] = rank
-            storage = .dense(registers)
-        case .sparse(var registers):
-            if let old = registers[UInt16(index)], old >= rank { return }
-            storage = .dense([])
-            registers[UInt16(index)] = rank
-            if registers.count > Self.sparseLimitInMemory {
-                var dense = [UInt8](repeating: 0, count: Self.registerCount)
-                for (position, value) in registers { dense[Int(position)] = value }
-                storage = .dense(dense)
-            } else {
-                storage = .sparse(registers)
-            }
+        if !dense.isEmpty {
+            if dense[index] < rank { dense[index] = rank }
+            return
+        }
+        if let old = sparse[UInt16(index)], old >= rank { return }
+        sparse[UInt16(index)] = rank
+        if sparse.count > Self.sparseLimitInMemory {
+            var registers = [UInt8](repeating: 0, count: Self.registerCount)
+            for (position, value) in sparse { registers[Int(position)] = value }
+            dense = registers
+            sparse = [:]
         }
     }
 
     /// Adds every instance of `other` (the union of both).
     public mutating func merge(_ other: HyperLogLog) {
-        switch other.storage {
-        case .sparse(let registers):
-            for (index, rank) in registers { set(Int(index), rank) }
-        case .dense(let theirs):
-            var mine = denseRegisters
-            for index in 0..<Self.registerCount where theirs[index] > mine[index] { mine[index] = theirs[index] }
-            storage = .dense(mine)
+        if other.dense.isEmpty {
+            for (index, rank) in other.sparse { set(Int(index), rank) }
+            return
+        }
+        if dense.isEmpty {
+            dense = denseRegisters
+            sparse = [:]
+        }
+        for index in 0..<Self.registerCount where other.dense[index] > dense[index] {
+            dense[index] = other.dense[index]
         }
     }
 
     /// Every register, zeros included.
     private var denseRegisters: [UInt8] {
-        switch storage {
-        case .dense(let registers): return registers
-        case .sparse(let registers):
-            var dense = [UInt8](repeating: 0, count: Self.registerCount)
-            for (index, rank) in registers { dense[Int(index)] = rank }
-            return dense
-        }
+        if !dense.isEmpty { return dense }
+        var registers = [UInt8](repeating: 0, count: Self.registerCount)
+        for (index, rank) in sparse { registers[Int(index)] = rank }
+        return registers
     }
 
     /// The estimated number of distinct instances added.
     public var estimate: Double {
         let q = 64 - Self.precision
         var histogram = [Double](repeating: 0, count: q + 2)
-        switch storage {
-        case .sparse(let registers):
-            histogram[0] = Double(Self.registerCount - registers.count)
-            for rank in registers.values { histogram[Int(rank)] += 1 }
-        case .dense(let registers):
-            for rank in registers { histogram[Int(rank)] += 1 }
+        if dense.isEmpty {
+            histogram[0] = Double(Self.registerCount - sparse.count)
+            for rank in sparse.values { histogram[Int(rank)] += 1 }
+        } else {
+            for rank in dense { histogram[Int(rank)] += 1 }
         }
         let m = Double(Self.registerCount)
         var z = m * Self.tau(1 - histogram[q + 1] / m)
@@ -149,10 +137,9 @@ public struct HyperLogLog: Sendable, Equatable {
     /// while that is shorter; else `2`, then every register's 6 bits packed (3,072 bytes).
     public func serialized() -> [UInt8] {
         let registers: [(index: Int, rank: UInt8)]
-        switch storage {
-        case .sparse(let sparse):
+        if dense.isEmpty {
             registers = sparse.map { (Int($0.key), $0.value) }.sorted { $0.index < $1.index }
-        case .dense(let dense):
+        } else {
             let nonZero = dense.enumerated().filter { $0.element != 0 }
             guard nonZero.count <= Self.sparseLimit else { return Self.pack(dense) }
             registers = nonZero.map { ($0.offset, $0.element) }
@@ -216,7 +203,7 @@ public struct HyperLogLog: Sendable, Equatable {
                 index += 4
             }
             guard registers.allSatisfy({ $0 <= 64 - Self.precision + 1 }) else { return nil }
-            storage = .dense(registers)
+            dense = registers
         default:
             return nil
         }

@@ -1,7 +1,8 @@
 /// One project's counts for one UTC hour on one event loop (or what a flush adds up from several): answers
 /// and distinct instances by platform and version, and answers by what each got. Bounded whatever callers
-/// send: at most `InsightVersion.maximumPerPlatform` versions per platform, and answers kept per answer
-/// (signature), not per call.
+/// send: at most `InsightVersion.maximumPerPlatform` versions per platform, and answers kept as integers per
+/// rule, parameter and condition of their template (or per distinct answer, for tallies made from a list),
+/// not per call.
 public struct InsightCounts: Sendable {
     /// A platform and a version label.
     public struct VersionKey: Sendable, Hashable {
@@ -9,11 +10,27 @@ public struct InsightCounts: Sendable {
         public let platform: String
         /// A version, `(other)` or `(invalid)`.
         public let version: String
+        /// FNV-1a of both texts: what the key hashes, so that a lookup (one per answer) hashes 8 bytes
+        /// instead of two strings; equal keys still compare the texts.
+        private let fingerprint: UInt64
 
         /// Creates a key.
         public init(platform: String, version: String) {
             self.platform = platform
             self.version = version
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in platform.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = (hash ^ 0xFF) &* 0x100_0000_01b3  // never a byte of UTF-8: "A" + "B1" is not "AB" + "1"
+            for byte in version.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            fingerprint = hash
+        }
+
+        /// Hashes the fingerprint only.
+        public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+
+        /// The same platform and version.
+        public static func == (left: VersionKey, right: VersionKey) -> Bool {
+            left.fingerprint == right.fingerprint && left.version == right.version && left.platform == right.platform
         }
     }
 
@@ -52,19 +69,28 @@ public struct InsightCounts: Sendable {
     private struct AnswerKey: Hashable {
         let tally: ObjectIdentifier
         let position: Int32
+
+        /// One word hashed per answer, not two.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt(bitPattern: tally) &+ UInt(truncatingIfNeeded: position) &<< 48)
+        }
     }
 
-    /// At most this many distinct answers are kept before they are added up into `sources`.
+    /// At most this many distinct answers of listed tallies are kept before they are added up.
     static let answerLimit = 4_096
 
     /// By platform and version.
     public private(set) var versions: [VersionKey: VersionCount] = [:]
     /// Version labels per platform (other than `(other)` and `(invalid)`).
     private var versionsPerPlatform: [String: Int] = [:]
-    /// Answers by the answer they got, counted per call without touching the parameters.
+    /// Answers of tallies made from a list, by the answer they got, until they are added up.
     private var answers: [AnswerKey: (tally: AnswerTally, count: Int)] = [:]
-    /// Answers already added up, per template's tables (by `ObjectIdentifier`), by position.
-    private var tallied: [ObjectIdentifier: SourceCounts] = [:]
+    /// Answers by position in their template's tables, one `SourceCounts` per template.
+    private var tallied: [SourceCounts] = []
+    /// Each template's place in `tallied`, by its tables' `ObjectIdentifier` (the counts hold the tables).
+    private var talliedPlaces: [ObjectIdentifier: Int] = [:]
+    /// The template of the last answer and its place: a project's answers are mostly of one template.
+    private var lastTallied: (tables: ObjectIdentifier, place: Int)?
     /// Answers already added up by name: tallies made from a list, and other counts merged in.
     private var added: [SourceKey: Int] = [:]
 
@@ -106,6 +132,26 @@ public struct InsightCounts: Sendable {
     }
 
     private mutating func countAnswer(_ tally: AnswerTally, position: Int?) {
+        // An answer of a compiled template is added up at once, by position: with percent conditions nearly
+        // every new device's answer is one not counted before, so keeping it by answer first (a dictionary
+        // insert, then the same walk later) cost more than the walk alone, which tests each parameter with
+        // one AND.
+        if let (signature, tables) = tally.signed {
+            let id = ObjectIdentifier(tables)
+            let place: Int
+            if let last = lastTallied, last.tables == id {
+                place = last.place
+            } else if let known = talliedPlaces[id] {
+                place = known
+            } else {
+                place = tallied.count
+                tallied.append(SourceCounts(tables: tables))
+                talliedPlaces[id] = place
+            }
+            lastTallied = (id, place)
+            tallied[place].add(signature, position: position, count: 1)
+            return
+        }
         let answerKey = AnswerKey(tally: ObjectIdentifier(tally), position: Int32(position ?? -1))
         if let index = answers.index(forKey: answerKey) {
             answers.values[index].count += 1
@@ -143,21 +189,14 @@ public struct InsightCounts: Sendable {
         var copy = self
         copy.addUp()
         var sources = copy.added
-        for counts in copy.tallied.values { counts.forEachCount { sources[$0, default: 0] += $1 } }
+        for counts in copy.tallied { counts.forEachCount { sources[$0, default: 0] += $1 } }
         return sources
     }
 
-    /// Adds up the distinct answers counted so far by position in their template's tables (a tally made from
-    /// a list, by name), and forgets them.
+    /// Adds up the distinct answers of listed tallies counted so far, and forgets them.
     private mutating func addUp() {
         for (key, entry) in answers {
-            let position = key.position >= 0 ? Int(key.position) : nil
-            if let (signature, tables) = entry.tally.signed {
-                tallied[ObjectIdentifier(tables), default: SourceCounts(tables: tables)].add(
-                    signature, position: position, count: entry.count)
-            } else {
-                addUpListed(entry.tally, position: position, count: entry.count)
-            }
+            addUpListed(entry.tally, position: key.position >= 0 ? Int(key.position) : nil, count: entry.count)
         }
         answers.removeAll(keepingCapacity: true)
     }

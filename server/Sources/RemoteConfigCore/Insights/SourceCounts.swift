@@ -1,7 +1,8 @@
 /// Answers of one template added up by what decided each parameter and by matched condition, as integers by
 /// position in the template's serving tables (`TallyTables`): a rule, a parameter's default, a used
-/// condition. Counting a distinct answer is then a walk over its parameters with an increment each, no
-/// string hashed and no reference counted; names are looked up only when the counts are read, once per flush.
+/// condition. Counting an answer is then a walk over its parameters with an increment each (one AND of the
+/// signature per parameter no rule decides), no string hashed; names are looked up only when the counts are
+/// read, once per flush.
 struct SourceCounts: Sendable {
     let tables: TallyTables
     /// Per rule (`tables.rules` position): answers whose parameter that rule decided.
@@ -24,6 +25,23 @@ struct SourceCounts: Sendable {
     mutating func add(_ signature: MatchSignature, position: Int?, count: Int) {
         let slots = tables.slots
         let rules = tables.rules
+        if position == nil, signature.isInline, let masks = tables.ruleMasks, matched.count <= 64 {
+            // Every parameter, each tested with one AND: this runs once per answer.
+            let bits = signature.inlineBits
+            for position in slots.indices {
+                if bits & masks[position] == 0 {
+                    undecided[position] += count
+                } else {
+                    addSource(signature, slots[position], position, rules, count)
+                }
+            }
+            var used = matched.count == 64 ? bits : bits & ((1 << UInt64(matched.count)) - 1)
+            while used != 0 {
+                matched[used.trailingZeroBitCount] += count
+                used &= used - 1
+            }
+            return
+        }
         if let position {
             if position < slots.count { addSource(signature, slots[position], position, rules, count) }
         } else {

@@ -6,6 +6,9 @@ final class TallyTables: Sendable {
     let rules: [CompiledTemplate.Rule]
     let conditionNames: [String]
     let usedConditions: [Int32]
+    /// Per slot, the signature bits of its rules; nil when a rule's bit is past the first 64. Counting an
+    /// answer tests a parameter's rules with one AND (most parameters are decided by no rule).
+    let ruleMasks: [UInt64]?
 
     init(
         keys: [String], slots: [CompiledTemplate.Slot], rules: [CompiledTemplate.Rule], conditionNames: [String],
@@ -16,6 +19,20 @@ final class TallyTables: Sendable {
         self.rules = rules
         self.conditionNames = conditionNames
         self.usedConditions = usedConditions
+        var masks: [UInt64]? = []
+        for slot in slots {
+            var mask: UInt64 = 0
+            for rule in rules[Int(slot.ruleStart)..<Int(slot.ruleEnd)] {
+                guard rule.bit < 64 else {
+                    masks = nil
+                    break
+                }
+                mask |= 1 << UInt64(rule.bit)
+            }
+            guard masks != nil else { break }
+            masks!.append(mask)
+        }
+        ruleMasks = masks
     }
 
     /// Each served parameter's source for callers with `signature`, as `CompiledTemplate.outcomes` decides it.

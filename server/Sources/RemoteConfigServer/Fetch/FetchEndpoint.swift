@@ -132,8 +132,10 @@ final class FetchEndpoint: Sendable {
             // Reading a long body takes long enough to matter to every other connection of this event loop.
             return .evaluateOffLoop { [self] in
                 let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
-                guard let answers else { return reply(FetchAnswers.noTemplate, call) }
-                return reply(answers.answer(for: context), call)
+                let caller = InsightCaller(context, counting: insights.enabled)
+                let answer = answers?.answer(for: context) ?? FetchAnswers.noTemplate
+                insights.record(project: project, caller: caller, now: now, tally: answer.tally)
+                return reply(answer, call)
             }
         }
         let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
@@ -160,10 +162,12 @@ final class FetchEndpoint: Sendable {
     private func ofrepStep(_ evaluation: OFREPEvaluation, answers: OFREPAnswers, now: Date) -> Step {
         if let empty = answers.nothingPublishedAnswer { return .done(evaluation.reply(empty, answers: answers)) }
         if evaluation.call.body.readableBytes > Self.inlineBodyLimit {
-            return .evaluateOffLoop {
+            return .evaluateOffLoop { [self] in
                 do throws(OFREPFailure) {
                     let context = try OFREPRequest.context(from: evaluation.call.body.readableBytesView, now: now)
-                    return evaluation.reply(answers.answer(for: context), answers: answers)
+                    let answer = answers.answer(for: context)
+                    count(evaluation, answer, answers, InsightCaller(context, counting: insights.enabled), now)
+                    return evaluation.reply(answer, answers: answers)
                 } catch {
                     return evaluation.reply(error)
                 }

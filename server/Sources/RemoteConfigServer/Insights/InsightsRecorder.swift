@@ -15,15 +15,48 @@ final class InsightsRecorder: Sendable {
 
     /// One thread's counts.
     fileprivate final class Shard: Sendable {
-        /// One project's counts on this thread: found with one lookup of the project per call (the hour's
-        /// counts and the sample were each their own lookup, three hashes of the project's name).
+        /// One project's counts on this thread.
         struct Project {
-            /// Counts per hour since 1970 (one, but for the minute a flush interval crosses an hour).
-            var hours: [Int: InsightCounts] = [:]
-            var sample: BottomKSample<PackedContext>?
+            /// The hour since 1970 that `current` counts.
+            var hour = Int.min
+            /// This hour's counts: changed in place, with no lookup of the hour per call.
+            var current = InsightCounts()
+            /// Other hours' counts (for the minute a flush interval crosses an hour, or a clock set back).
+            var earlier: [Int: InsightCounts] = [:]
+            var sample: BottomKSample<PackedContext>
+            /// Whether an instance was ever offered to `sample` (the flush writes a sample only then).
+            var sampled = false
+
+            init(sampleSize: Int) {
+                sample = BottomKSample(capacity: sampleSize)
+            }
+
+            /// Makes `hour`'s counts the current ones.
+            mutating func move(to hour: Int) {
+                if !current.isEmpty { earlier[self.hour] = current }
+                current = earlier.removeValue(forKey: hour) ?? InsightCounts()
+                self.hour = hour
+            }
+
+            /// Every hour's counts.
+            var hours: [Int: InsightCounts] {
+                var hours = earlier
+                if !current.isEmpty { hours[hour] = current }
+                return hours
+            }
         }
         struct State {
-            var projects: [String: Project] = [:]
+            /// Each project's place in `counts`.
+            var places: [String: Int] = [:]
+            var counts: [Project] = []
+            /// The project of the last call and its place: a thread's calls are mostly for one project, and
+            /// comparing its name (the same string each time) costs less than hashing it.
+            var last: (project: String, place: Int)?
+
+            /// Each project's counts by name, of the projects with something to flush.
+            var projects: [String: Project] {
+                places.mapValues { counts[$0] }.filter { !$0.value.hours.isEmpty || $0.value.sampled }
+            }
         }
         let state = NIOLockedValueBox(State())
     }
@@ -52,22 +85,34 @@ final class InsightsRecorder: Sendable {
         let hour = Int((now.timeIntervalSince1970 / 3600).rounded(.down))
         let sampleSize = self.sampleSize
         shard.state.withLockedValue { state in
+            let place: Int
+            if let last = state.last, last.project == project {
+                place = last.place
+            } else if let known = state.places[project] {
+                place = known
+                state.last = (project, place)
+            } else {
+                place = state.counts.count
+                state.counts.append(Shard.Project(sampleSize: sampleSize))
+                state.places[project] = place
+                state.last = (project, place)
+            }
             Self.record(
-                into: &state.projects[project, default: Shard.Project()], hour: hour, caller: caller, now: now,
-                tally: tally, position: position, sampleSize: sampleSize)
+                into: &state.counts[place], hour: hour, caller: caller, now: now, tally: tally, position: position)
         }
     }
 
     private static func record(
         into counts: inout Shard.Project, hour: Int, caller: InsightCaller, now: Date, tally: AnswerTally,
-        position: Int?, sampleSize: Int
+        position: Int?
     ) {
-        counts.hours[hour, default: InsightCounts()].record(
+        if hour != counts.hour { counts.move(to: hour) }
+        counts.current.record(
             platform: caller.context.platform, version: caller.context.appVersion, hash: caller.hash, tally: tally,
             position: position)
-        guard let hash = caller.hash, sampleSize > 0 else { return }
-        if counts.sample == nil { counts.sample = BottomKSample(capacity: sampleSize) }
-        counts.sample!.offer(key: InstanceHash.sampleKey(hash), context: PackedContext(caller.context, now: now))
+        guard let hash = caller.hash, counts.sample.capacity > 0 else { return }
+        counts.sampled = true
+        counts.sample.offer(key: InstanceHash.sampleKey(hash), context: PackedContext(caller.context, now: now))
     }
 
     /// Every thread's counts since the last time, taken from the threads but not yet added up: a flush turns
@@ -75,30 +120,32 @@ final class InsightsRecorder: Sendable {
     /// converted sample at once (with 200 projects, that peak was a third of what a minute of new devices
     /// grew the server by).
     struct Taken {
-        fileprivate var states: [Shard.State]
+        fileprivate var states: [[String: Shard.Project]]
 
         /// The projects something was counted for.
         var projects: Set<String> {
             var projects = Set<String>()
-            for state in states { projects.formUnion(state.projects.keys) }
+            for state in states { projects.formUnion(state.keys) }
             return projects
         }
     }
 
     /// Takes every thread's counts so far; each thread starts afresh.
     func take() -> Taken {
-        Taken(
+        let sampleSize = self.sampleSize
+        return Taken(
             states: shards.withLockedValue { $0 }.map { shard in
                 shard.state.withLockedValue { state in
+                    let taken = state.projects
                     // Each sample keeps its threshold: after the first interval, only the few instances that can
                     // still be among a project's smallest are held between flushes, not a sample's worth again.
-                    defer {
-                        state = Shard.State(
-                            projects: state.projects.compactMapValues { project in
-                                project.sample.map { Shard.Project(sample: $0.emptied()) }
-                            })
+                    state.counts = state.counts.map { project in
+                        var fresh = Shard.Project(sampleSize: sampleSize)
+                        fresh.sample = project.sample.emptied()
+                        fresh.sampled = project.sampled
+                        return fresh
                     }
-                    return state
+                    return taken
                 }
             })
     }
@@ -108,11 +155,12 @@ final class InsightsRecorder: Sendable {
         var batch = InsightsBatch()
         for index in taken.states.indices {
             var part = InsightsBatch()
-            guard let counts = taken.states[index].projects.removeValue(forKey: project) else { continue }
+            guard let counts = taken.states[index].removeValue(forKey: project) else { continue }
             for (hour, count) in counts.hours where !count.isEmpty {
                 part.counts[InsightsBatch.Key(project: project, hour: hour)] = count
             }
-            if let sample = counts.sample {
+            if counts.sampled {
+                let sample = counts.sample
                 var converted = BottomKSample<InsightsBatch.Sample>(capacity: sampleSize)
                 for (key, packed) in sample.entries {
                     guard let sampled = SampledContext(packed.context) else { continue }

@@ -117,6 +117,35 @@ import Testing
         }
     }
 
+    /// Bodies over the inline limit are read off the event loop: their answers count like every other.
+    @Test func answersToLongBodiesAreCounted() async throws {
+        try await Self.withShop { app, key in
+            var signals: [String: Any] = [:]
+            for index in 0..<100 { signals["signal_\(index)"] = String(repeating: "x", count: 200) }
+            var fetch = Self.body("long-fetch", "IOS", "1.9.0")
+            fetch["customSignals"] = signals
+            let bytes = try JSONSerialization.data(withJSONObject: fetch)
+            try SetupFailure.unless(bytes.count > 16 * 1024, "the body is \(bytes.count) bytes")
+            #expect(try await ClientCalls.fetch(app, key: key, fetch).status == 200)
+            var context = signals
+            context["targetingKey"] = "long-ofrep"
+            context["platform"] = "IOS"
+            context["appVersion"] = "1.9.0"
+            let ofrep = try await app.call(
+                .post, "/ofrep/v1/evaluate/flags", token: nil, json: ["context": context],
+                headers: [.authorization: "Bearer \(key)"])
+            #expect(ofrep.status == 200, "\(ofrep.text)")
+            try await app.environment.flushInsights()
+
+            let versions = try await app.call(.get, "/v1/projects/shop-app/insights/versions")
+            let report = try JSONDecoder().decode(InsightsVersionsReport.self, from: versions.body)
+            let ios = try #require(report.platforms.first { $0.platform == "IOS" }, "\(versions.text)")
+            #expect(ios.versions.map(\.version) == ["1.9.0"])
+            #expect(ios.answers == 2)
+            #expect(ios.activeInstances == 2)
+        }
+    }
+
     @Test func routesCheckTheirInputAndTheCaller() async throws {
         try await Self.withShop { app, key in
             let base = "/v1/projects/shop-app/insights"
