@@ -261,18 +261,21 @@ struct InsightsCoreTests {
     @Test("Counting by position holds past 64 conditions, where a signature is more than one word")
     func positionalCountsPastSixtyFourConditions() throws {
         // 70 conditions on percent ranges, each deciding its own parameter, and one parameter with all of them.
-        var conditions: [[String: Any]] = []
-        var parameters: [String: Any] = [:]
-        var every: [String: Any] = [:]
+        func value(_ text: String) -> JSONValue { .object(["value": .string(text)]) }
+        var conditions: [JSONValue] = []
+        var parameters = JSONObject()
+        var every = JSONObject()
         for index in 0..<70 {
-            conditions.append(["name": "c\(index)", "expression": "percent <= \(index + 1)"])
-            parameters["p\(index)"] = [
-                "defaultValue": ["value": "d"], "conditionalValues": ["c\(index)": ["value": "v"]],
-            ]
-            every["c\(index)"] = ["value": "\(index)"]
+            conditions.append(
+                .object(["name": .string("c\(index)"), "expression": .string("percent <= \(index + 1)")]))
+            parameters["p\(index)"] = .object([
+                "defaultValue": value("d"), "conditionalValues": .object(["c\(index)": value("v")]),
+            ])
+            every["c\(index)"] = value("\(index)")
         }
-        parameters["every"] = ["defaultValue": ["value": "none"], "conditionalValues": every]
-        let json = try JSONSerialization.data(withJSONObject: ["conditions": conditions, "parameters": parameters])
+        parameters["every"] = .object(["defaultValue": value("none"), "conditionalValues": .object(every)])
+        let template = JSONValue.object(["conditions": .array(conditions), "parameters": .object(parameters)])
+        let json = Data(template.jsonBytes())
         let compiled = try CompiledTemplate(try RemoteConfigTemplate(json: json))
         var counts = InsightCounts()
         var expected: [InsightCounts.SourceKey: Int] = [:]

@@ -120,19 +120,19 @@ import Testing
     /// Bodies over the inline limit are read off the event loop: their answers count like every other.
     @Test func answersToLongBodiesAreCounted() async throws {
         try await Self.withShop { app, key in
-            var signals: [String: Any] = [:]
-            for index in 0..<100 { signals["signal_\(index)"] = String(repeating: "x", count: 200) }
-            var fetch = Self.body("long-fetch", "IOS", "1.9.0")
-            fetch["customSignals"] = signals
-            let bytes = try JSONSerialization.data(withJSONObject: fetch)
+            var signals = JSONObject()
+            for index in 0..<100 { signals["signal_\(index)"] = .string(String(repeating: "x", count: 200)) }
+            var fetch = try #require(Self.body("long-fetch", "IOS", "1.9.0").objectValue)
+            fetch["customSignals"] = .object(signals)
+            let bytes = JSONValue.object(fetch).jsonBytes()
             try SetupFailure.unless(bytes.count > 16 * 1024, "the body is \(bytes.count) bytes")
-            #expect(try await ClientCalls.fetch(app, key: key, fetch).status == 200)
+            #expect(try await ClientCalls.fetch(app, key: key, .object(fetch)).status == 200)
             var context = signals
             context["targetingKey"] = "long-ofrep"
             context["platform"] = "IOS"
             context["appVersion"] = "1.9.0"
             let ofrep = try await app.call(
-                .post, "/ofrep/v1/evaluate/flags", token: nil, json: ["context": context],
+                .post, "/ofrep/v1/evaluate/flags", token: nil, json: ["context": .object(context)],
                 headers: [.authorization: "Bearer \(key)"])
             #expect(ofrep.status == 200, "\(ofrep.text)")
             try await app.environment.flushInsights()
