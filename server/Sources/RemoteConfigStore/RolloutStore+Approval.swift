@@ -49,7 +49,7 @@ extension RolloutStore {
             WHERE r.project_id = \(project) AND r.change_request = \(id) AND r.state = 'PROPOSED'
             FOR UPDATE
             """, logger: logger)
-        guard let rollout = try await decode(rows, on: connection, logger: logger).first else { return nil }
+        guard let rollout = try await decode(rows).first else { return nil }
         do {
             let json = try await template(
                 of: rollout, at: 0, latest: latest, project: project, on: connection, logger: logger)
@@ -85,7 +85,7 @@ extension RolloutStore {
             SELECT \(unescaped: columns) FROM rollouts r
             WHERE r.project_id = \(project) AND r.change_request = \(id) AND r.state = 'PROPOSED'
             """, logger: logger)
-        for rollout in try await decode(rows, on: connection, logger: logger) {
+        for rollout in try await decode(rows) {
             try await end(rollout, as: .halted, version: nil, actor: actor, on: connection, logger: logger)
         }
     }

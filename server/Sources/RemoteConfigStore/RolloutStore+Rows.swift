@@ -20,37 +20,29 @@ extension RolloutStore {
         let rows = try await connection.query(
             "SELECT \(unescaped: columns) FROM rollouts r WHERE r.project_id = \(project) AND r.rollout_id = \(id)",
             logger: logger)
-        return try await decode(rows, on: connection, logger: logger).first
+        return try await decode(rows).first
     }
 
     static let columns = """
         r.rollout_id, r.project_id, r.parameter, r.value, r.audience, r.steps::text, r.description, r.state, \
         r.current_step, r.next_step_at, r.pause_reason, r.author_key, r.author_name, r.change_request, \
-        r.end_version, r.ended_at, r.created_at, r.updated_at
+        r.end_version, r.ended_at, r.created_at, r.updated_at, \
+        ARRAY(SELECT s.step FROM rollout_steps s WHERE s.rollout_id = r.rollout_id ORDER BY s.step), \
+        ARRAY(SELECT s.percent FROM rollout_steps s WHERE s.rollout_id = r.rollout_id ORDER BY s.step), \
+        ARRAY(SELECT s.version_number FROM rollout_steps s WHERE s.rollout_id = r.rollout_id ORDER BY s.step), \
+        ARRAY(SELECT s.published_at FROM rollout_steps s WHERE s.rollout_id = r.rollout_id ORDER BY s.step)
         """
 
-    /// Decodes rollouts and reads their published steps (one more query for all of them).
-    static func decode(_ rows: PostgresRowSequence, on connection: PostgresConnection, logger: Logger) async throws
-        -> [Rollout]
-    {
+    /// Decodes rollouts with their published steps. The steps come in the same statement as the row (`columns`),
+    /// so both are one snapshot: read by a second query, a step committed in between showed in `history` while
+    /// `currentStep` still named the step before it.
+    static func decode(_ rows: PostgresRowSequence) async throws -> [Rollout] {
         typealias Row = (
             Int64, String, String, String, String?, String, String, String, Int32, Date?, String?, String?, String,
-            Int64?, Int64?, Date?, Date, Date
+            Int64?, Int64?, Date?, Date, Date, [Int32], [Double], [Int64], [Date]
         )
         var read: [Row] = []
         for try await row in rows.decode(Row.self) { read.append(row) }
-        guard !read.isEmpty else { return [] }
-        let ids = read.map(\.0)
-        var history: [Int64: [Rollout.PublishedStep]] = [:]
-        let stepRows = try await connection.query(
-            """
-            SELECT rollout_id, step, percent, version_number, published_at FROM rollout_steps
-            WHERE rollout_id = ANY(\(ids)) ORDER BY rollout_id, step
-            """, logger: logger)
-        for try await (id, step, percent, version, time) in stepRows.decode((Int64, Int32, Double, Int64, Date).self) {
-            history[id, default: []].append(
-                Rollout.PublishedStep(step: Int(step), percent: percent, versionNumber: version, time: time))
-        }
         let decoder = JSONDecoder()
         return try read.map { row in
             Rollout(
@@ -59,7 +51,12 @@ extension RolloutStore {
                 state: Rollout.State(rawValue: row.7) ?? .paused, currentStep: Int(row.8), nextStepTime: row.9,
                 pauseReason: row.10.flatMap(Rollout.PauseReason.init(rawValue:)),
                 author: AuditActor(keyId: row.11, displayName: row.12), changeRequest: row.13, endVersion: row.14,
-                endTime: row.15, createTime: row.16, updateTime: row.17, history: history[row.0] ?? [])
+                endTime: row.15, createTime: row.16, updateTime: row.17,
+                history: row.18.indices.map { index in
+                    Rollout.PublishedStep(
+                        step: Int(row.18[index]), percent: row.19[index], versionNumber: row.20[index],
+                        time: row.21[index])
+                })
         }
     }
 

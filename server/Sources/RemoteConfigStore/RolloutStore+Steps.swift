@@ -214,7 +214,7 @@ extension RolloutStore {
             WHERE r.project_id = \(project) AND r.state IN ('RUNNING', 'PAUSED')
               AND r.rollout_id <> \(rolloutId ?? -1)
             """, logger: logger)
-        let live = try await decode(rows, on: connection, logger: logger)
+        let live = try await decode(rows)
         guard !live.isEmpty else { return }
         let before = try await latestTemplate(project, previous, on: connection, logger: logger)
         let after = try RemoteConfigTemplate(json: Array(stored.templateJSON.utf8))

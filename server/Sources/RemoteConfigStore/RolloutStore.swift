@@ -87,7 +87,7 @@ public struct RolloutStore: Sendable {
                       AND (\(state?.rawValue)::text IS NULL OR r.state = \(state?.rawValue))
                     ORDER BY r.rollout_id DESC LIMIT \(limit)
                     """, logger: database.logger)
-                return try await Self.decode(rows, on: connection, logger: database.logger)
+                return try await Self.decode(rows)
             }
         }
     }
