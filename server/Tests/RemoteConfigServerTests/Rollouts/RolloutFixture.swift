@@ -9,6 +9,11 @@ import RemoteConfigTestSupport
 /// `banner`, a client key, rollout calls decoded into the API's own types, and a way to make a step due now.
 enum RolloutFixture {
     static let base = "/v1/projects/shop-app/rollouts"
+    /// 1%, 10%, 50% and 100%, each held an hour: tests move it on step by step with `makeDue`.
+    static let heldSteps: [RolloutStep] = [
+        .init(percent: 1, holdSeconds: 3600), .init(percent: 10, holdSeconds: 3600),
+        .init(percent: 50, holdSeconds: 3600), .init(percent: 100),
+    ]
 
     /// The template every test starts from (version 1).
     static var template: JSONValue {

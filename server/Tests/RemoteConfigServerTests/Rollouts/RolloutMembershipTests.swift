@@ -14,10 +14,7 @@ import Testing
             let key = try await RolloutFixture.setUp(app)
             let rollout = try await RolloutFixture.start(
                 app,
-                steps: [
-                    .init(percent: 1, holdSeconds: 3600), .init(percent: 10, holdSeconds: 3600),
-                    .init(percent: 50, holdSeconds: 3600), .init(percent: 100),
-                ])
+                steps: RolloutFixture.heldSteps)
             var previous: Set<String> = []
             for (step, percent) in [1.0, 10, 50].enumerated() {
                 if step > 0 {

@@ -12,10 +12,7 @@ import Testing
             _ = try await RolloutFixture.setUp(app)
             let rollout = try await RolloutFixture.start(
                 app,
-                steps: [
-                    .init(percent: 1, holdSeconds: 3600), .init(percent: 10, holdSeconds: 3600),
-                    .init(percent: 50, holdSeconds: 3600), .init(percent: 100),
-                ])
+                steps: RolloutFixture.heldSteps)
             var reads = 0
             var torn: [String] = []
             for step in 1...3 {

@@ -44,10 +44,7 @@ import Testing
             _ = try await RolloutFixture.setUp(app)
             let rollout = try await RolloutFixture.start(
                 app,
-                steps: [
-                    .init(percent: 1, holdSeconds: 3600), .init(percent: 10, holdSeconds: 3600),
-                    .init(percent: 50, holdSeconds: 3600), .init(percent: 100),
-                ])
+                steps: RolloutFixture.heldSteps)
             // Eight rounds race the server's own scheduler for each step, as eight replicas would.
             let store = RolloutStore(database: app.database)
             for step in 1...3 {
