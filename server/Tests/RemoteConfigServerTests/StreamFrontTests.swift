@@ -35,15 +35,7 @@ import Testing
                     #expect(head.contains(field), "\(field) is missing from \(head)")
                 }
             }
-            for stream in [plain, routed] {
-                #expect(try await stream.next()?.retry == "2000")
-                let current = try await stream.next()
-                #expect(current?.event == "version")
-                #expect(current?.id == "1")
-                #expect(current?.data == #"{"latestTemplateVersionNumber": "1"}"#)
-            }
-            try await ClientCalls.publish(app, "1.0.1")
-            for stream in [plain, routed] { #expect(try await stream.next()?.id == "2") }
+            try await Self.expectVersionOneThenTwo([plain, routed], app)
 
             // Revoking the key ends both; the slots are given back.
             try await app.call(.delete, "/v1/apiKeys/\(key.id)")
@@ -114,15 +106,7 @@ import Testing
             #expect(Self.fields(plainHead).contains("content-type: text/event-stream; charset=utf-8"))
             #expect(Self.fields(plainHead).contains("date"), "a Date header, as every answer of the router has")
             for head in heads { #expect(Self.fields(head) == Self.fields(plainHead), "\(head)\n\(plainHead)") }
-            for stream in [lookedUp, plain, routed] {
-                #expect(try await stream.next()?.retry == "2000")
-                let current = try await stream.next()
-                #expect(current?.event == "version")
-                #expect(current?.id == "1")
-                #expect(current?.data == #"{"latestTemplateVersionNumber": "1"}"#)
-            }
-            try await ClientCalls.publish(app, "1.0.1")
-            for stream in [lookedUp, plain, routed] { #expect(try await stream.next()?.id == "2") }
+            try await Self.expectVersionOneThenTwo([lookedUp, plain, routed], app)
 
             // One line each, with the id its client got, the same but for the id and the duration.
             accessLog.flush()
@@ -150,6 +134,19 @@ import Testing
 
     /// A response head's lines, lowercased and sorted; the values of the date and (unless asked for) the
     /// request id left out.
+    /// Each stream opens with the retry hint and version 1, then gets version 2 once it is published.
+    static func expectVersionOneThenTwo(_ streams: [SSEClient], _ app: TestApp.Session) async throws {
+        for stream in streams {
+            #expect(try await stream.next()?.retry == "2000")
+            let current = try await stream.next()
+            #expect(current?.event == "version")
+            #expect(current?.id == "1")
+            #expect(current?.data == #"{"latestTemplateVersionNumber": "1"}"#)
+        }
+        try await ClientCalls.publish(app, "1.0.1")
+        for stream in streams { #expect(try await stream.next()?.id == "2") }
+    }
+
     static func fields(_ head: String, keepingRequestID: Bool = false) -> [String] {
         head.lowercased().components(separatedBy: "\r\n").map { line in
             if line.hasPrefix("date: ") { return "date" }
