@@ -63,7 +63,7 @@ final class AccessLog {
         buffer.writeString(String(bytes))
         buffer.writeStaticString(" \"-\" \"-\"\n")
         if buffer.readableBytes >= Self.batch {
-            writer.write(buffer)
+            writer.enqueue(buffer)
             buffer = ByteBufferAllocator().buffer(capacity: Self.batch + 1024)
         }
     }

@@ -19,12 +19,12 @@ final class LogWriter: Sendable {
     }
 
     /// Writes `batch` in the background, in the order batches are handed over.
-    func write(_ batch: ByteBuffer) {
+    func enqueue(_ batch: ByteBuffer) {
         queue.async { [descriptor] in
             batch.withUnsafeReadableBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {
-                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                     if written <= 0 { return }
                     offset += written
                 }
