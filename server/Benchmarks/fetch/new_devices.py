@@ -12,7 +12,15 @@ every fetch a server answers is the first it sees from that caller. This script 
                              (`return 200 '…'`), with a buffered access log (`access_log … buffer=64k`)
   nginx new device, log off  the same nginx without its access log
 
-All five are driven by the very same wrk script (64 connections, 2 threads): each request a fresh random
+With `--floor PATH` (the `floor/` package's `nio-floor`, a bare SwiftNIO server answering nginx's very bytes
+from memory; `run.sh --floor` builds it), four rows more, the least any SwiftNIO server costs here:
+
+  swift-nio floor, raw         a handler finding each request's end in the bytes itself, no HTTP codec
+  swift-nio floor, codec       behind NIO's HTTP/1.1 codec (`configureHTTPServerPipeline`), as Hummingbird is
+  swift-nio floor, raw, log    / codec, log: with an access line per request, written every 64 KB by another
+                               thread, as nginx's buffered access log
+
+All are driven by the very same wrk script (64 connections, 2 threads): each request a fresh random
 `appInstanceId`, platform, version, build, country and language, so no answer remembered by request body can
 serve it. The three servers run side by side (each its own embedded PostgreSQL) and the rows alternate in
 each pass, so the ratios compare moments seconds apart. It prints req/s, p50, p99 and CPU per request (the
@@ -30,6 +38,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -157,6 +166,65 @@ def start_nginx(work: str, answer: str, etag: str) -> tuple[subprocess.Popen, in
     return process, logged, quiet
 
 
+FLOOR_ROWS = {"swift-nio floor, raw": (), "swift-nio floor, codec": ("--codec",),
+              "swift-nio floor, raw, log": ("--log",), "swift-nio floor, codec, log": ("--codec", "--log")}
+
+
+class Floor:
+    """`nio-floor` on loopback answering the bytes in `answer_path` to every request; its access log, when
+    asked for, goes to a file in `work`."""
+
+    def __init__(self, binary: str, work: str, name: str, answer_path: str, flags: tuple, event_loops: int) -> None:
+        self.name = name
+        stem = os.path.join(work, name.replace(" ", "-").replace(",", ""))
+        self.output_path = stem + ".out"
+        arguments = [binary, "--port", "0", "--answer", answer_path, "--event-loops", str(event_loops)]
+        arguments += ["--codec"] if "--codec" in flags else []
+        self.access_log = stem + "-access.log"
+        arguments += ["--log", self.access_log] if "--log" in flags else []
+        self.output = open(self.output_path, "wb")
+        self.process = subprocess.Popen(arguments, stdout=self.output, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL)
+        self.base = ""
+
+    def wait_listening(self, timeout: float = 10) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with open(self.output_path, "rb") as output:
+                match = re.search(rb"listening on http://127\.0\.0\.1:(\d+)", output.read())
+            if match:
+                self.base = f"http://{HOST}:{int(match.group(1))}"
+                return self.base
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name}: nio-floor did not start; see {self.output_path}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.output.close()
+
+
+def raw_answer(port: int, path: str, body: bytes) -> bytes:
+    """nginx's whole answer (head and body, as sent) to one fetch, for the floor to send byte for byte."""
+    request = (f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+               f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+    with socket.create_connection((HOST, port), timeout=10) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+    # As sent on a kept-alive connection: nginx says `Connection: close` here only because this request asked.
+    return answer.replace(b"\r\nConnection: close\r\n", b"\r\nConnection: keep-alive\r\n", 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True, help="the remote-config executable (a release build)")
@@ -168,6 +236,9 @@ def main() -> None:
     parser.add_argument("--only", help="run just these rows, separated by a comma without a space (e.g. "
                                        "'new device,new device, insights off'; 'new device' while "
                                        "`perf record -g -p PID` profiles the server whose PID is logged)")
+    parser.add_argument("--floor", help="the nio-floor executable (floor/.build/release/nio-floor): adds the "
+                                        "swift-nio floor rows")
+    parser.add_argument("--floor-event-loops", type=int, default=2, help="the floor's event loops (default 2)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (apt-get install wrk); run.sh installs it")
@@ -175,6 +246,7 @@ def main() -> None:
     work = tempfile.mkdtemp(prefix="rc-new-devices-")
     os.chmod(work, 0o755)
     servers: dict[str, Server] = {}
+    floors: dict[str, Floor] = {}
     nginx = None
     try:
         for name, env, flags in [("new device", {}, ()), ("new device, log off", {"RC_LOG_LEVEL": "warning"}, ()),
@@ -211,7 +283,7 @@ def main() -> None:
         measured["nginx new device"] = measured["nginx new device, log off"] = nginx_pids
 
         order = ["new device", "nginx new device", "new device, log off", "nginx new device, log off",
-                 "new device, insights off"]
+                 "new device, insights off"] + (list(FLOOR_ROWS) if args.floor else [])
         if args.only:
             # Names hold ", " themselves ("new device, insights off"): only a comma without a space separates.
             wanted = [name.strip() for name in re.split(r",(?! )", args.only)]
@@ -219,6 +291,20 @@ def main() -> None:
             if unknown:
                 raise SystemExit(f"--only: no row {', '.join(map(repr, unknown))}; the rows: {', '.join(order)}")
             order = wanted
+        if any(name in FLOOR_ROWS for name in order):
+            if not args.floor:
+                raise SystemExit("--only: the swift-nio floor rows need --floor PATH")
+            answer_path = os.path.join(work, "nginx-answer.bin")
+            with open(answer_path, "wb") as file:
+                file.write(raw_answer(nginx_port, path, json.dumps(context).encode()))
+            for name in (name for name in order if name in FLOOR_ROWS):
+                floors[name] = Floor(args.floor, work, name, answer_path, FLOOR_ROWS[name], args.floor_event_loops)
+            for name, floor in floors.items():
+                targets[name] = floor.wait_listening()
+                scripts[name] = scripts["new device"]
+                measured[name] = [floor.process.pid]
+            log(f"swift-nio floor ({args.floor_event_loops} event loops): "
+                + ", ".join(f"{n} PID {f.process.pid}" for n, f in floors.items()))
         for name in order:  # warm up: allocator, connection state, caches
             run_wrk(targets[name], scripts[name], 2, args.connections, args.threads)
         results: dict[str, list[dict]] = {name: [] for name in order}
@@ -234,6 +320,9 @@ def main() -> None:
         lines = sum(1 for _ in open(servers["new device"].log_path, "rb"))
         log(f"our access log: {lines} lines; nginx's: "
             f"{sum(1 for _ in open(os.path.join(work, 'nginx-access.log'), 'rb'))} lines")
+        for name, floor in floors.items():
+            if os.path.exists(floor.access_log):  # written every 64 KB: up to a batch per loop still in memory
+                log(f"{name}: {sum(1 for _ in open(floor.access_log, 'rb'))} access lines written")
         report(results, args)
         failed = [name for name, runs in results.items() if any(r["errors"] or r["non2xx3xx"] for r in runs)]
         if failed:
@@ -247,6 +336,8 @@ def main() -> None:
                 nginx.kill()
         for server in servers.values():
             server.stop()
+        for floor in floors.values():
+            floor.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -271,10 +362,18 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         ("CPU per request, logs off: ours / nginx", "new device, log off", "nginx new device, log off", "cpu",
          None, None),
     ]
+    for floor in (name for name in FLOOR_ROWS if name in results):  # the floor against nginx and against ours
+        nginx = "nginx new device" if floor.endswith(", log") else "nginx new device, log off"
+        ours = "new device" if floor.endswith(", log") else "new device, log off"
+        wanted += [(f"req/s: {floor} / {nginx}", floor, nginx, "rps", None, None),
+                   (f"p99: {floor} / {nginx}", floor, nginx, "p99", None, None),
+                   (f"CPU per request: {floor} / {nginx}", floor, nginx, "cpu", None, None),
+                   (f"CPU per request: {ours} / {floor}", ours, floor, "cpu", None, None)]
     measures = {"rps": lambda name: best[name]["rps"], "p99": lambda name: best[name]["p99_ms"],
                 "cpu": lambda name: cpu[name]}
     ratios = {}
-    print(f"\n{'':50} {'best':>6} {'median of passes':>17}  target")
+    width = max(len(label) for label, *_ in wanted)
+    print(f"\n{'':{width}} {'best':>6} {'median of passes':>17}  target")
     for label, a, b, kind, target, at_least in wanted:
         if a not in results or b not in results:
             continue
@@ -288,7 +387,7 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
             holds = value >= target if at_least else value <= target
             verdict = f"{'>=' if at_least else '<='} {target}: {'holds' if holds else 'DOES NOT HOLD'}"
         ratios[label] = {"best": value, "median": median}
-        print(f"{label:50} {value:6.2f} {median:17.2f}  {verdict}")
+        print(f"{label:{width}} {value:6.2f} {median:17.2f}  {verdict}")
     if args.json:
         with open(args.json, "w") as file:
             json.dump({"results": results, "ratios": ratios}, file, indent=2)

@@ -12,6 +12,8 @@
 #   server/Benchmarks/fetch/run.sh --binary PATH            # any remote-config executable (e.g. a reference build)
 #   server/Benchmarks/fetch/run.sh --new-devices            # only new_devices.py (--repeating: only fetch_bench.py)
 #   server/Benchmarks/fetch/run.sh --tenants                # only tenants_memory.py
+#   server/Benchmarks/fetch/run.sh --new-devices --floor    # also the swift-nio floor rows (builds floor/ in release;
+#                                                           # --floor-event-loops N: its loops, default 2)
 #   server/Benchmarks/fetch/run.sh --duration 5 --passes 3  # other arguments go to the scripts (--help)
 #
 # Loopback only; the servers and nginx get temporary directories that are removed.
@@ -22,6 +24,7 @@ repo="$(cd "$here/../.." && pwd)"
 binary=""
 scripts=(new_devices.py fetch_bench.py)
 pass=()
+floor=()  # new_devices.py's arguments only
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --binary) binary="$2"; shift 2 ;;
@@ -29,7 +32,9 @@ while [[ $# -gt 0 ]]; do
         --new-devices) scripts=(new_devices.py); shift ;;
         --repeating) scripts=(fetch_bench.py); shift ;;
         --tenants) scripts=(tenants_memory.py); shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        --floor) floor+=(--floor "$here/floor/.build/release/nio-floor"); shift ;;
+        --floor-event-loops) floor+=(--floor-event-loops "$2"); shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) pass+=("$1"); shift ;;
     esac
 done
@@ -52,7 +57,13 @@ if [[ -z "$binary" ]]; then
     binary="$repo/.build/release/remote-config"
 fi
 [[ -x "$binary" ]] || { echo "not an executable: $binary" >&2; exit 2; }
+if [[ " ${floor[*]-} " == *" --floor "* ]]; then
+    echo "building the swift-nio floor: swift build -c release in $here/floor" >&2
+    (cd "$here/floor" && swift build -c release >&2)
+fi
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 for script in "${scripts[@]}"; do
-    python3 "$here/$script" --binary "$binary" ${pass[@]+"${pass[@]}"}
+    extra=()
+    [[ "$script" == new_devices.py ]] && extra=(${floor[@]+"${floor[@]}"})
+    python3 "$here/$script" --binary "$binary" ${extra[@]+"${extra[@]}"} ${pass[@]+"${pass[@]}"}
 done
