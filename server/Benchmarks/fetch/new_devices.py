@@ -27,6 +27,14 @@ each pass, so the ratios compare moments seconds apart. It prints req/s, p50, p9
 measured processes' user + system time over the requests answered), then the ratios against the targets.
 
     python3 server/Benchmarks/fetch/new_devices.py --binary server/.build/release/remote-config
+
+By default every server starts empty (a fresh start: each event loop's impact sample first takes the
+sample size of new devices, then ever fewer). `--after-deploy SECONDS` models a deploy instead: each
+measured server first answers SECONDS of new devices (the fleet it has been serving), is stopped gracefully
+(its last flush stores its counts and sample) and started again on its database, then measured; its samples
+begin where the stored one stands, as a production server's do after each deploy. `--new-device-flags`
+adds flags to the *new device* server only: `--insights off` makes a control run (both rows off, so their
+ratio should read 1.00), `--insights-sample-size 0` counts without the impact sample.
 """
 
 from __future__ import annotations
@@ -104,11 +112,28 @@ class Server:
         for variable in ("RC_LOG_LEVEL", "RC_DATABASE_URL", "DATABASE_URL"):  # the default level, its own cluster
             environment.pop(variable, None)
         environment.update(env or {})
+        self.command = [binary, "serve", "--host", HOST, "--port", "0", "--data-dir", self.data_dir, *args]
+        self.environment = environment
+        self.starts = 0
+        self.start()
+
+    def start(self) -> None:
+        self.starts += 1
+        if self.starts > 1:
+            self.log_path = self.log_path.removesuffix(".log") + f"-start{self.starts}.log"
         self.log_file = open(self.log_path, "wb")
-        self.process = subprocess.Popen([binary, "serve", "--host", HOST, "--port", "0", "--data-dir",
-                                         self.data_dir, *args], stdout=self.log_file, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, env=environment)
+        self.process = subprocess.Popen(self.command, stdout=self.log_file, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL, env=self.environment)
         self.base = ""
+
+    def restart(self) -> str:
+        """Stops the server gracefully (its last flush writes what it counted) and starts it again on the same
+        database, as a deploy does."""
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=60)
+        self.log_file.close()
+        self.start()
+        return self.wait_listening()
 
     def wait_listening(self, timeout: float = 120) -> str:
         pattern = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)")
@@ -239,6 +264,12 @@ def main() -> None:
     parser.add_argument("--floor", help="the nio-floor executable (floor/.build/release/nio-floor): adds the "
                                         "swift-nio floor rows")
     parser.add_argument("--floor-event-loops", type=int, default=2, help="the floor's event loops (default 2)")
+    parser.add_argument("--after-deploy", type=int, default=0, metavar="SECONDS",
+                        help="each measured server first answers SECONDS of new devices, then is restarted on its "
+                             "database and measured (default 0: a fresh start)")
+    parser.add_argument("--new-device-flags", default="",
+                        help="extra flags for the 'new device' server, written with '=' (e.g. "
+                             "--new-device-flags='--insights off', a control run)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (apt-get install wrk); run.sh installs it")
@@ -249,7 +280,8 @@ def main() -> None:
     floors: dict[str, Floor] = {}
     nginx = None
     try:
-        for name, env, flags in [("new device", {}, ()), ("new device, log off", {"RC_LOG_LEVEL": "warning"}, ()),
+        for name, env, flags in [("new device", {}, tuple(args.new_device_flags.split())),
+                                 ("new device, log off", {"RC_LOG_LEVEL": "warning"}, ()),
                                  ("new device, insights off", {}, ("--insights", "off"))]:
             servers[name] = Server(args.binary, work, name, env, flags)
         template = realistic_template(random.Random(20261124))
@@ -275,13 +307,6 @@ def main() -> None:
             scripts[name] = os.path.join(work, name.replace(" ", "_").replace(",", "") + ".lua")
             write_new_devices_script(scripts[name], [(path, {"X-API-Key": keys[name]})])
         scripts["nginx new device"] = scripts["nginx new device, log off"] = scripts["new device"]
-        targets = {name: server.base for name, server in servers.items()}
-        targets["nginx new device"] = f"http://{HOST}:{nginx_port}"
-        targets["nginx new device, log off"] = f"http://{HOST}:{nginx_quiet_port}"
-        nginx_pids = [nginx.pid] + children(nginx.pid)
-        measured = {name: [server.process.pid] for name, server in servers.items()}
-        measured["nginx new device"] = measured["nginx new device, log off"] = nginx_pids
-
         order = ["new device", "nginx new device", "new device, log off", "nginx new device, log off",
                  "new device, insights off"] + (list(FLOOR_ROWS) if args.floor else [])
         if args.only:
@@ -291,6 +316,20 @@ def main() -> None:
             if unknown:
                 raise SystemExit(f"--only: no row {', '.join(map(repr, unknown))}; the rows: {', '.join(order)}")
             order = wanted
+        if args.after_deploy:
+            for name in order:
+                if name in servers:
+                    run_wrk(servers[name].base, scripts[name], args.after_deploy, args.connections, args.threads)
+                    servers[name].restart()
+            log(f"after a deploy: each measured server answered {args.after_deploy} s of new devices, then "
+                "restarted on its database; servers: "
+                + ", ".join(f"{n} PID {s.process.pid}" for n, s in servers.items()))
+        targets = {name: server.base for name, server in servers.items()}
+        targets["nginx new device"] = f"http://{HOST}:{nginx_port}"
+        targets["nginx new device, log off"] = f"http://{HOST}:{nginx_quiet_port}"
+        nginx_pids = [nginx.pid] + children(nginx.pid)
+        measured = {name: [server.process.pid] for name, server in servers.items()}
+        measured["nginx new device"] = measured["nginx new device, log off"] = nginx_pids
         if any(name in FLOOR_ROWS for name in order):
             if not args.floor:
                 raise SystemExit("--only: the swift-nio floor rows need --floor PATH")
@@ -305,6 +344,7 @@ def main() -> None:
                 measured[name] = [floor.process.pid]
             log(f"swift-nio floor ({args.floor_event_loops} event loops): "
                 + ", ".join(f"{n} PID {f.process.pid}" for n, f in floors.items()))
+
         for name in order:  # warm up: allocator, connection state, caches
             run_wrk(targets[name], scripts[name], 2, args.connections, args.threads)
         results: dict[str, list[dict]] = {name: [] for name in order}
@@ -344,8 +384,10 @@ def main() -> None:
 def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
     best = {name: max(runs, key=lambda r: r["rps"]) for name, runs in results.items()}
     cpu = {name: min(r["cpu_us"] for r in runs) for name, runs in results.items()}
+    start = f"after a deploy ({args.after_deploy} s of new devices before)" if args.after_deploy else "a fresh start"
+    extra = f"; new device server flags: {args.new_device_flags}" if args.new_device_flags else ""
     print(f"\nnew devices: {args.connections} connections, {args.threads} wrk threads, {args.passes} alternating "
-          f"passes of {args.duration} s; {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores")
+          f"passes of {args.duration} s, {start}{extra}; {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores")
     print(f"{'':27} {'req/s (each pass)':>24} {'p50 ms':>8} {'p99 ms':>8} {'CPU µs/req':>11}")
     for name, runs in results.items():
         rates = " / ".join(f"{r['rps']:.0f}" for r in runs)

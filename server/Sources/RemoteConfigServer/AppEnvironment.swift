@@ -131,6 +131,7 @@ public struct AppEnvironment: Sendable {
 
     /// Writes what this server counted so far at once, rather than at the next flush (tests, tools).
     public func flushInsights() async throws {
-        try await insights.add(insightsRecorder.drain(), sampleSize: insightsRecorder.sampleSize)
+        insightsRecorder.adopt(
+            try await insights.add(insightsRecorder.drain(), sampleSize: insightsRecorder.sampleSize))
     }
 }

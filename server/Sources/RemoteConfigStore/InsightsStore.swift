@@ -24,11 +24,15 @@ public struct InsightsStore: Sendable {
     }
 
     /// Adds one server's counts and samples; `sampleSize` is how many instances each project's sample keeps.
-    public func add(_ batch: InsightsBatch, sampleSize: Int) async throws {
+    /// Returns, for each project whose stored sample is full after it, the sample's largest key: no instance
+    /// above it can enter the sample any more (`InsightsRecorder.adopt`).
+    @discardableResult
+    public func add(_ batch: InsightsBatch, sampleSize: Int) async throws -> [String: Int64] {
+        var bounds: [String: Int64] = [:]
         for project in batch.projects.sorted() {
             let counts = batch.counts.filter { $0.key.project == project }
             let sample = batch.samples[project]
-            try await database.transaction { connection in
+            let bound: Int64? = try await database.transaction { connection in
                 try await Self.lock(project, on: connection, logger: database.logger)
                 for (key, count) in counts where !count.isEmpty {
                     // The day's rows are kept up to date too, so that a window of days reads one row per day
@@ -40,11 +44,13 @@ public struct InsightsStore: Sendable {
                     try await Self.addSources(key.project, key.start, sources, suffix: "hourly", on: connection)
                     try await Self.addSources(key.project, day, sources, suffix: "daily", on: connection)
                 }
-                if let sample, !sample.entries.isEmpty {
-                    try await Self.addSample(project, sample, keep: sampleSize, on: connection)
-                }
+                // Also with nothing new: the other servers' flushes may have lowered the bound since.
+                guard let sample else { return nil }
+                return try await Self.addSample(project, sample, keep: sampleSize, on: connection)
             }
+            bounds[project] = bound
         }
+        return bounds
     }
 
     /// The start of the UTC day of `date`.
@@ -149,37 +155,5 @@ public struct InsightsStore: Sendable {
                 ON CONFLICT (project_id, bucket, condition) DO UPDATE SET matched = t.matched + EXCLUDED.matched
                 """, logger: Logger(label: "insights"))
         }
-    }
-
-    /// Upserts sampled instances (their newest context wins), then keeps the project's `keep` smallest hashes.
-    static func addSample(
-        _ project: String, _ sample: BottomKSample<InsightsBatch.Sample>, keep: Int, on connection: PostgresConnection
-    ) async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var hashes: [Int64] = []
-        var contexts: [String] = []
-        var seen: [Date] = []
-        for (hash, entry) in sample.entries {
-            hashes.append(hash)
-            contexts.append(String(decoding: try encoder.encode(entry.context), as: UTF8.self))
-            seen.append(entry.lastSeen)
-        }
-        let logger = Logger(label: "insights")
-        try await connection.query(
-            """
-            INSERT INTO insight_samples AS s (project_id, instance_hash, context, last_seen)
-            SELECT \(project), h, c::jsonb, t FROM unnest(\(hashes)::bigint[], \(contexts)::text[],
-                \(seen)::timestamptz[]) AS u (h, c, t)
-            ON CONFLICT (project_id, instance_hash) DO UPDATE
-            SET context = CASE WHEN EXCLUDED.last_seen >= s.last_seen THEN EXCLUDED.context ELSE s.context END,
-                last_seen = greatest(s.last_seen, EXCLUDED.last_seen)
-            """, logger: logger)
-        try await connection.query(
-            """
-            DELETE FROM insight_samples WHERE project_id = \(project) AND instance_hash > (
-                SELECT instance_hash FROM insight_samples WHERE project_id = \(project)
-                ORDER BY instance_hash OFFSET \(max(keep, 1) - 1) LIMIT 1)
-            """, logger: logger)
     }
 }

@@ -328,4 +328,36 @@ struct InsightsCoreTests {
         let union = Set((hashes + Self.hashes(10_000, seed: 8).map(InstanceHash.sampleKey)).sorted().prefix(100))
         #expect(Set(next.entries.keys) == union)
     }
+
+    @Test("A sample that adopts a merged sample's bound holds less and merges to the same sample")
+    func adoptedBoundKeepsTheMergedSample() {
+        let first = Self.hashes(5_000, seed: 11).map(InstanceHash.sampleKey)
+        let second = Self.hashes(5_000, seed: 12).map(InstanceHash.sampleKey)
+        // One loop's sample, full and merged (as stored); the other loop goes on alone or with its bound.
+        var stored = BottomKSample<String>(capacity: 100)
+        for key in first { stored.offer(key: key, context: "first") }
+        stored.trim()
+        let bound = stored.cutoff
+        var alone = BottomKSample<String>(capacity: 100)
+        var bounded = BottomKSample<String>(capacity: 100)
+        bounded.offer(key: bound + 1, context: "held before")
+        bounded.adopt(threshold: bound)
+        #expect(bounded.cutoff == bound)
+        #expect(bounded.entries.isEmpty)
+        for key in second {
+            alone.offer(key: key, context: "second")
+            bounded.offer(key: key, context: "second")
+        }
+        #expect(bounded.entries.keys.allSatisfy { $0 <= bound })
+        #expect(bounded.entries.count < alone.entries.count)
+        var withAlone = stored
+        withAlone.merge(alone)
+        var withBounded = stored
+        withBounded.merge(bounded)
+        #expect(Set(withBounded.entries.keys) == Set(withAlone.entries.keys))
+        #expect(Set(withBounded.entries.keys) == Set((first + second).sorted().prefix(100)))
+        // A higher bound changes nothing: a sample only ever narrows.
+        bounded.adopt(threshold: .max)
+        #expect(bounded.cutoff == bound)
+    }
 }

@@ -7,8 +7,10 @@ public struct BottomKSample<Context: Sendable>: Sendable {
     /// Sample key (`InstanceHash.sampleKey`) → the last context and when it was sent.
     public var entries: [Int64: Context] { kept }
     @usableFromInline var kept: [Int64: Context] = [:]
-    /// Keys above this are not in the `capacity` smallest seen so far.
+    /// Keys above this are not in the `capacity` smallest seen so far (here, or in a sample it adopted).
     @usableFromInline var threshold = Int64.max
+    /// Keys above this are not kept: `Int64.max` until the sample first fills or adopts a bound.
+    public var cutoff: Int64 { threshold }
 
     /// An empty sample of at most `capacity` instances.
     public init(capacity: Int) {
@@ -71,6 +73,16 @@ public struct BottomKSample<Context: Sendable>: Sendable {
         var empty = BottomKSample(capacity: capacity)
         empty.threshold = threshold
         return empty
+    }
+
+    /// Lowers the threshold to `bound`, the largest key of a full sample this one's instances end up merged
+    /// into (the stored sample, the other loops' and servers'), and lets go of the keys above it: that sample
+    /// already holds `capacity` smaller keys, so they could never stay in it. What is kept after a merge is
+    /// the same; only what is held and offered in between shrinks.
+    public mutating func adopt(threshold bound: Int64) {
+        guard bound < threshold else { return }
+        threshold = bound
+        if let largest = kept.keys.max(), largest > bound { kept = kept.filter { $0.key <= bound } }
     }
 
     /// Adds `other`'s instances (its contexts win for instances both hold: call with the newer one).

@@ -64,6 +64,8 @@ final class InsightsRecorder: Sendable {
     private let local = ThreadSpecificVariable<Shard>()
     /// Every thread's shard, for the flush; changed once per thread.
     private let shards = NIOLockedValueBox<[Shard]>([])
+    /// Each project's bound from the stored sample (`adopt`): read when a thread first counts the project.
+    private let bounds = NIOLockedValueBox<[String: Int64]>([:])
 
     init(enabled: Bool, sampleSize: Int) {
         self.enabled = enabled
@@ -93,7 +95,9 @@ final class InsightsRecorder: Sendable {
                 state.last = (project, place)
             } else {
                 place = state.counts.count
-                state.counts.append(Shard.Project(sampleSize: sampleSize))
+                var counts = Shard.Project(sampleSize: sampleSize)
+                if let bound = bounds.withLockedValue({ $0[project] }) { counts.sample.adopt(threshold: bound) }
+                state.counts.append(counts)
                 state.places[project] = place
                 state.last = (project, place)
             }
@@ -113,6 +117,31 @@ final class InsightsRecorder: Sendable {
         guard let hash = caller.hash, counts.sample.capacity > 0 else { return }
         counts.sampled = true
         counts.sample.offer(key: InstanceHash.sampleKey(hash), context: PackedContext(caller.context, now: now))
+    }
+
+    /// Lowers each project's sample bound on every thread to `bounds` (the largest key of the project's full
+    /// stored sample, from the start-up read or a flush): an instance above it can never enter the stored
+    /// sample, so no thread keeps it. After a restart a thread's sample begins where the stored one stands
+    /// instead of taking `sampleSize` new instances first, and the threads of one server and the servers of one
+    /// database do not each keep a full sample of their own. What the stored sample becomes stays the same.
+    func adopt(_ bounds: [String: Int64]) {
+        guard enabled, sampleSize > 0, !bounds.isEmpty else { return }
+        self.bounds.withLockedValue { known in
+            for (project, bound) in bounds { known[project] = min(bound, known[project] ?? .max) }
+        }
+        for shard in shards.withLockedValue({ $0 }) {
+            shard.state.withLockedValue { state in
+                for (project, bound) in bounds {
+                    guard let place = state.places[project] else { continue }
+                    state.counts[place].sample.adopt(threshold: bound)
+                }
+            }
+        }
+    }
+
+    /// The bound a thread's sample of `project` would begin with: `Int64.max` until one is adopted.
+    func bound(of project: String) -> Int64 {
+        bounds.withLockedValue { $0[project] } ?? .max
     }
 
     /// Every thread's counts since the last time, taken from the threads but not yet added up: a flush turns

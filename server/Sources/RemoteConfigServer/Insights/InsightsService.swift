@@ -19,6 +19,7 @@ struct InsightsService: Service {
     func run() async throws {
         var pending = InsightsBatch()
         var lastMaintenance = ContinuousClock.now - maintenanceInterval + interval
+        if recorder.enabled { await adoptStoredBounds() }
         while true {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             let stopping = Task.isShuttingDownGracefully || Task.isCancelled
@@ -36,6 +37,18 @@ struct InsightsService: Service {
         }
     }
 
+    /// Begins each project's sample where the stored one stands, read off the event loops while the server
+    /// already answers: after a deploy, the loops' samples do not take their first `sampleSize` new instances
+    /// each again. Failing, samples begin empty and learn the bound at the first flush.
+    func adoptStoredBounds() async {
+        guard recorder.sampleSize > 0 else { return }
+        do {
+            recorder.adopt(try await store.sampleBounds(keep: recorder.sampleSize))
+        } catch {
+            logger.warning("insights: could not read the stored samples' bounds, samples begin empty: \(error)")
+        }
+    }
+
     /// Writes what was counted since the last flush, and whatever an earlier flush could not write.
     func flush(_ pending: inout InsightsBatch) async {
         // Project by project: what was taken from the threads is converted for one project at a time.
@@ -49,7 +62,7 @@ struct InsightsService: Service {
             // The newer counts merged last: a sample keeps an instance's newer context.
             part.merge(recorder.batch(of: project, from: &taken))
             do {
-                try await store.add(part, sampleSize: recorder.sampleSize)
+                recorder.adopt(try await store.add(part, sampleSize: recorder.sampleSize))
             } catch {
                 pending.merge(part)
                 logger.warning("insights: could not write the counts of \(project), kept for the next flush: \(error)")

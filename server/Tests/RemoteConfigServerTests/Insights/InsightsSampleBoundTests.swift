@@ -1,0 +1,114 @@
+import Foundation
+import RemoteConfigCore
+import RemoteConfigStore
+import RemoteConfigTestSupport
+import Testing
+
+@testable import RemoteConfigServer
+
+/// A server's samples begin where the stored sample stands and follow it at each flush: after a restart no
+/// event loop takes a sample's worth of new instances again, two servers do not each keep a full sample, and
+/// what is stored is still exactly the smallest hashes of every instance seen.
+@Suite struct InsightsSampleBoundTests {
+    static let size = 50
+
+    static func configure(_ configuration: inout ServerConfiguration) {
+        configuration.insightsSampleSize = size
+    }
+
+    /// The stored sample of `project`: its hashes, smallest first.
+    static func stored(_ database: Database, _ project: String = "shop-app") async throws -> [Int64] {
+        try await database.run { client in
+            var hashes: [Int64] = []
+            for try await hash in try await client.query(
+                "SELECT instance_hash FROM insight_samples WHERE project_id = \(project) ORDER BY instance_hash"
+            ).decode(Int64.self) { hashes.append(hash) }
+            return hashes
+        }
+    }
+
+    /// A new instance id whose sample key is above (or at most) `bound`.
+    static func device(_ prefix: String, above: Bool, _ bound: Int64) -> String {
+        var index = 0
+        while (SampleHash.of("\(prefix)-\(index)") > bound) != above { index += 1 }
+        return "\(prefix)-\(index)"
+    }
+
+    static func fetch(_ app: TestApp.Session, _ key: String, _ devices: [String]) async throws {
+        for device in devices {
+            let reply = try await ClientCalls.fetch(app, key: key, InsightsTests.body(device, "IOS", "2.1.0"))
+            try SetupFailure.unless(reply.status == 200, reply.text)
+        }
+    }
+
+    @Test func aRestartedServerBeginsAtTheStoredSamplesBound() async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        let fleet = (0..<400).map { "device-\($0)" }
+        let (key, bound) = try await TestApp.run(url: url, configure: Self.configure) { first in
+            try await first.createProject("shop-app")
+            let published = try await first.publish("shop-app", InsightsTests.template)
+            try SetupFailure.unless(published.status == 200, published.text)
+            let key = try await first.createKey(role: "client", project: "shop-app")
+            try await Self.fetch(first, key.secret, fleet)
+            try await first.environment.flushInsights()
+            // The flush taught the server the full stored sample's largest hash.
+            let stored = try await Self.stored(first.database)
+            #expect(stored == Array(fleet.map(SampleHash.of).sorted().prefix(Self.size)))
+            #expect(first.environment.insightsRecorder.bound(of: "shop-app") == stored.last)
+            return (key.secret, try #require(stored.last))
+        }
+        try await TestApp.run(url: url, configure: Self.configure) { second in
+            // Read at start, off the event loops.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while second.environment.insightsRecorder.bound(of: "shop-app") != bound, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(second.environment.insightsRecorder.bound(of: "shop-app") == bound)
+            // A new device above the bound is not held; one below it is, and enters the stored sample.
+            let above = Self.device("new", above: true, bound)
+            let below = Self.device("new", above: false, bound)
+            try await Self.fetch(second, key, [above, below])
+            let held = second.environment.insightsRecorder.drain()
+            #expect(held.samples["shop-app"].map { Set($0.entries.keys) } == [SampleHash.of(below)])
+            try await second.environment.insights.add(held, sampleSize: Self.size)
+            let expected = Array((fleet + [above, below]).map(SampleHash.of).sorted().prefix(Self.size))
+            #expect(try await Self.stored(second.database) == expected)
+        }
+    }
+
+    @Test func twoServersFollowTheMergedBoundAndStoreTheSameSample() async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        try await TestApp.run(url: url, configure: Self.configure) { first in
+            try await first.createProject("shop-app")
+            _ = try await first.publish("shop-app", InsightsTests.template)
+            let key = try await first.createKey(role: "client", project: "shop-app").secret
+            try await TestApp.run(url: url, configure: Self.configure) { second in
+                var seen: [String] = []
+                for round in 0..<3 {
+                    let devices = (0..<300).map { "round\(round)-\($0)" }
+                    seen += devices
+                    try await Self.fetch(first, key, devices.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+                    try await Self.fetch(second, key, devices.enumerated().filter { $0.offset % 2 == 1 }.map(\.element))
+                    async let one: Void = first.environment.flushInsights()
+                    async let two: Void = second.environment.flushInsights()
+                    _ = try await (one, two)
+                    // Exactly the smallest of every instance either server saw, as without the bounds.
+                    let stored = try await Self.stored(first.database)
+                    #expect(stored == Array(seen.map(SampleHash.of).sorted().prefix(Self.size)))
+                    // Each server's bound is one the stored sample had after its flush: never below what
+                    // is stored (nothing that belongs is turned away).
+                    let last = try #require(stored.last)
+                    #expect(first.environment.insightsRecorder.bound(of: "shop-app") >= last)
+                    #expect(second.environment.insightsRecorder.bound(of: "shop-app") >= last)
+                }
+                // The later of two flushes saw the merged sample; the other learns it at its next flush, even
+                // with nothing new to write.
+                try await first.environment.flushInsights()
+                try await second.environment.flushInsights()
+                let bound = try #require(try await Self.stored(first.database).last)
+                #expect(first.environment.insightsRecorder.bound(of: "shop-app") == bound)
+                #expect(second.environment.insightsRecorder.bound(of: "shop-app") == bound)
+            }
+        }
+    }
+}
