@@ -99,6 +99,32 @@ def write_new_devices_script(path: str, targets: list[tuple[str, dict]]) -> None
         script.write("\n".join(lines) + "\n" + NEW_DEVICES_LIBRARY + done)
 
 
+def listening_base(process: subprocess.Popen, output_path: str, timeout: float, failure: str) -> str:
+    """The base URL a process prints in `output_path` ("listening on http://127.0.0.1:PORT") once it listens;
+    raises with `failure` when it exits or `timeout` passes first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(output_path, "rb") as output:
+            match = re.search(rb"listening on http://127\.0\.0\.1:(\d+)", output.read())
+        if match:
+            return f"http://{HOST}:{int(match.group(1))}"
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise RuntimeError(f"{failure}; see {output_path}")
+
+
+def stop_process(process: subprocess.Popen, timeout: float) -> None:
+    """Stops a process gracefully (SIGTERM), killing it after `timeout` seconds."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 class Server:
     """`remote-config serve` on loopback with an embedded PostgreSQL; its output (the access log at the default
     level) goes to a file, as under a service manager, never to a pipe this script would have to drain."""
@@ -136,27 +162,11 @@ class Server:
         return self.wait_listening()
 
     def wait_listening(self, timeout: float = 120) -> str:
-        pattern = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)")
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with open(self.log_path, "rb") as output:
-                match = pattern.search(output.read())
-            if match:
-                self.base = f"http://{HOST}:{int(match.group(1))}"
-                return self.base
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.1)
-        raise RuntimeError(f"{self.name}: the server did not start; see {self.log_path}")
+        self.base = listening_base(self.process, self.log_path, timeout, f"{self.name}: the server did not start")
+        return self.base
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, 30)
         self.log_file.close()
         shutil.rmtree(self.data_dir, ignore_errors=True)
 
@@ -213,26 +223,11 @@ class Floor:
         self.base = ""
 
     def wait_listening(self, timeout: float = 10) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with open(self.output_path, "rb") as output:
-                match = re.search(rb"listening on http://127\.0\.0\.1:(\d+)", output.read())
-            if match:
-                self.base = f"http://{HOST}:{int(match.group(1))}"
-                return self.base
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise RuntimeError(f"{self.name}: nio-floor did not start; see {self.output_path}")
+        self.base = listening_base(self.process, self.output_path, timeout, f"{self.name}: nio-floor did not start")
+        return self.base
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, 10)
         self.output.close()
 
 
