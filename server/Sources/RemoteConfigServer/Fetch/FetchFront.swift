@@ -46,6 +46,8 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
     private var keyMemo: ClientKeys.Memo?
     /// Whether bytes went on to NIO's pipeline since the last read-complete (see `channelReadComplete`).
     private var forwardedRead = false
+    /// This connection's `Date` and `Server` lines, as the router's answers carry them.
+    private var stamp = AnswerStamp()
 
     init(endpoint: FetchEndpoint, deadlines: ConnectionDeadlines, accessLog: AccessLog) {
         self.endpoint = endpoint
@@ -268,7 +270,9 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         out.writeString(HTTPField.Name.requestID.rawName)
         out.writeStaticString(": ")
         out.writeString(requestID)
-        out.writeString(close ? "\r\nConnection: close\r\n\r\n" : "\r\n\r\n")
+        out.writeStaticString("\r\n")
+        stamp.write(into: &out)
+        out.writeStaticString(close ? "Connection: close\r\n\r\n" : "\r\n")
         if gather {
             context.write(wrapOutboundOut(out), promise: nil)
             // The last part goes with the flush below.

@@ -12,7 +12,12 @@ enum HTTPDate {
 
     /// The current time as a `Date` value.
     static func now() -> String {
-        var seconds = time(nil)
+        at(time(nil))
+    }
+
+    /// `seconds` since 1970 as a `Date` value.
+    static func at(_ seconds: time_t) -> String {
+        var seconds = seconds
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
