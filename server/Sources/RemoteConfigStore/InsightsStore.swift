@@ -24,8 +24,10 @@ public struct InsightsStore: Sendable {
     }
 
     /// Adds one server's counts and samples; `sampleSize` is how many instances each project's sample keeps.
-    /// Returns, for each project whose stored sample is full after it, the sample's largest key: no instance
-    /// above it can enter the sample any more (`InsightsRecorder.adopt`).
+    /// Returns, for each project whose sample it wrote or read, the stored sample's largest key when the sample
+    /// is full (no instance above it can enter the sample now), else `Int64.max` (any can: the sample is still
+    /// filling, or lost instances to the retention): the bound each thread's sample follows
+    /// (`InsightsRecorder.adopt`).
     @discardableResult
     public func add(_ batch: InsightsBatch, sampleSize: Int) async throws -> [String: Int64] {
         var bounds: [String: Int64] = [:]
@@ -46,7 +48,7 @@ public struct InsightsStore: Sendable {
                 }
                 // Also with nothing new: the other servers' flushes may have lowered the bound since.
                 guard let sample else { return nil }
-                return try await Self.addSample(project, sample, keep: sampleSize, on: connection)
+                return try await Self.addSample(project, sample, keep: sampleSize, on: connection) ?? .max
             }
             bounds[project] = bound
         }

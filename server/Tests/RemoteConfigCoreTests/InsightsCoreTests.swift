@@ -356,8 +356,10 @@ struct InsightsCoreTests {
         withBounded.merge(bounded)
         #expect(Set(withBounded.entries.keys) == Set(withAlone.entries.keys))
         #expect(Set(withBounded.entries.keys) == Set((first + second).sorted().prefix(100)))
-        // A higher bound changes nothing: a sample only ever narrows.
+        // A higher bound (the stored sample lost instances to the retention) lets the keys it turned away in.
         bounded.adopt(threshold: .max)
-        #expect(bounded.cutoff == bound)
+        #expect(bounded.cutoff == .max)
+        bounded.offer(key: bound + 1, context: "after")
+        #expect(bounded.entries[bound + 1] == "after")
     }
 }

@@ -75,14 +75,17 @@ public struct BottomKSample<Context: Sendable>: Sendable {
         return empty
     }
 
-    /// Lowers the threshold to `bound`, the largest key of a full sample this one's instances end up merged
-    /// into (the stored sample, the other loops' and servers'), and lets go of the keys above it: that sample
-    /// already holds `capacity` smaller keys, so they could never stay in it. What is kept after a merge is
-    /// the same; only what is held and offered in between shrinks.
+    /// Moves the threshold to `bound`: the largest key of the full sample this one's instances end up merged
+    /// into (the stored sample, the other loops' and servers'), or `Int64.max` while that sample is not full.
+    /// Lowered, it lets go of the keys above it: that sample already holds `capacity` smaller keys, so they
+    /// could never stay in it; what is kept after a merge is the same, only what is held in between shrinks.
+    /// Raised (the stored sample lost instances not seen within the retention), instances it turned away can
+    /// enter again, so the stored sample fills back up instead of shrinking for as long as the server runs.
     public mutating func adopt(threshold bound: Int64) {
-        guard bound < threshold else { return }
+        if bound < threshold, let largest = kept.keys.max(), largest > bound {
+            kept = kept.filter { $0.key <= bound }
+        }
         threshold = bound
-        if let largest = kept.keys.max(), largest > bound { kept = kept.filter { $0.key <= bound } }
     }
 
     /// Adds `other`'s instances (its contexts win for instances both hold: call with the newer one).

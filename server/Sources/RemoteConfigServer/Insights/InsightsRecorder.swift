@@ -119,15 +119,17 @@ final class InsightsRecorder: Sendable {
         counts.sample.offer(key: InstanceHash.sampleKey(hash), context: PackedContext(caller.context, now: now))
     }
 
-    /// Lowers each project's sample bound on every thread to `bounds` (the largest key of the project's full
-    /// stored sample, from the start-up read or a flush): an instance above it can never enter the stored
-    /// sample, so no thread keeps it. After a restart a thread's sample begins where the stored one stands
-    /// instead of taking `sampleSize` new instances first, and the threads of one server and the servers of one
-    /// database do not each keep a full sample of their own. What the stored sample becomes stays the same.
+    /// Moves each project's sample bound on every thread to `bounds` (the largest key of the project's full
+    /// stored sample, or `Int64.max` while it is not full, from the start-up read or a flush): an instance
+    /// above it can never enter the stored sample, so no thread keeps it. After a restart a thread's sample
+    /// begins where the stored one stands instead of taking `sampleSize` new instances first, and the threads
+    /// of one server and the servers of one database do not each keep a full sample of their own. The bound
+    /// also rises: when the retention deletes instances not seen for its days, the stored sample takes new
+    /// ones again. What the stored sample becomes stays the same.
     func adopt(_ bounds: [String: Int64]) {
         guard enabled, sampleSize > 0, !bounds.isEmpty else { return }
         self.bounds.withLockedValue { known in
-            for (project, bound) in bounds { known[project] = min(bound, known[project] ?? .max) }
+            for (project, bound) in bounds { known[project] = bound }
         }
         for shard in shards.withLockedValue({ $0 }) {
             shard.state.withLockedValue { state in

@@ -76,6 +76,28 @@ import Testing
         }
     }
 
+    @Test func theSampleFillsAgainAfterTheRetentionDeletesItsInstances() async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        try await TestApp.run(url: url, configure: Self.configure) { app in
+            try await app.createProject("shop-app")
+            _ = try await app.publish("shop-app", InsightsTests.template)
+            let key = try await app.createKey(role: "client", project: "shop-app").secret
+            try await Self.fetch(app, key, (0..<200).map { "old-\($0)" })
+            try await app.environment.flushInsights()
+            try SetupFailure.unless(try await Self.stored(app.database).count == Self.size, "the sample did not fill")
+            // Three days on, with a one-day retention: every stored instance is one not seen since.
+            try await app.environment.insights.maintain(retentionDays: 1, now: Date().addingTimeInterval(3 * 86_400))
+            #expect(try await Self.stored(app.database).isEmpty)
+            // The next flush finds the stored sample no longer full, and the server takes every instance again.
+            try await app.environment.flushInsights()
+            #expect(app.environment.insightsRecorder.bound(of: "shop-app") == .max)
+            let late = (0..<200).map { "late-\($0)" }
+            try await Self.fetch(app, key, late)
+            try await app.environment.flushInsights()
+            #expect(try await Self.stored(app.database) == Array(late.map(SampleHash.of).sorted().prefix(Self.size)))
+        }
+    }
+
     @Test func twoServersFollowTheMergedBoundAndStoreTheSameSample() async throws {
         let url = try await TestCluster.shared.makeDatabase()
         try await TestApp.run(url: url, configure: Self.configure) { first in
