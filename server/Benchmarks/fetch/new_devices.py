@@ -23,7 +23,8 @@ from memory; `run.sh --floor` builds it), four rows more, the least any SwiftNIO
 All are driven by the very same wrk script (64 connections, 2 threads): each request a fresh random
 `appInstanceId`, platform, version, build, country and language, so no answer remembered by request body can
 serve it. The three servers run side by side (each its own embedded PostgreSQL) and the rows alternate in
-each pass, so the ratios compare moments seconds apart. It prints req/s, p50, p99 and CPU per request (the
+each pass, every other pass in reverse order (give an even `--passes`), so the ratios compare moments seconds
+apart and no row always goes first. It prints req/s, p50, p99 and CPU per request (the
 measured processes' user + system time over the requests answered), then the ratios against the targets.
 
     python3 server/Benchmarks/fetch/new_devices.py --binary server/.build/release/remote-config
@@ -344,7 +345,10 @@ def main() -> None:
             run_wrk(targets[name], scripts[name], 2, args.connections, args.threads)
         results: dict[str, list[dict]] = {name: [] for name in order}
         for number in range(1, args.passes + 1):
-            for name in order:
+            # Every other pass runs the rows in reverse (A B, B A, A B, …): a row's place in a pass costs it
+            # something of its own (control runs, the same server flags in both rows, put the first row of each
+            # pass up to 9% above the second), and reversing cancels that in the median of even passes.
+            for name in (order if number % 2 == 1 else order[::-1]):
                 result = run_wrk(targets[name], scripts[name], args.duration, args.connections, args.threads,
                                  measured[name])
                 results[name].append(result)
