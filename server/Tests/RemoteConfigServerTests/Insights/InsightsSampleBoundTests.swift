@@ -34,6 +34,14 @@ import Testing
         return "\(prefix)-\(index)"
     }
 
+    /// Creates `shop-app` with the insights template published; returns a client key's secret.
+    static func shopApp(_ app: TestApp.Session) async throws -> String {
+        try await app.createProject("shop-app")
+        let published = try await app.publish("shop-app", InsightsTests.template)
+        try SetupFailure.unless(published.status == 200, published.text)
+        return try await app.createKey(role: "client", project: "shop-app").secret
+    }
+
     static func fetch(_ app: TestApp.Session, _ key: String, _ devices: [String]) async throws {
         for device in devices {
             let reply = try await ClientCalls.fetch(app, key: key, InsightsTests.body(device, "IOS", "2.1.0"))
@@ -45,17 +53,14 @@ import Testing
         let url = try await TestCluster.shared.makeDatabase()
         let fleet = (0..<400).map { "device-\($0)" }
         let (key, bound) = try await TestApp.run(url: url, configure: Self.configure) { first in
-            try await first.createProject("shop-app")
-            let published = try await first.publish("shop-app", InsightsTests.template)
-            try SetupFailure.unless(published.status == 200, published.text)
-            let key = try await first.createKey(role: "client", project: "shop-app")
-            try await Self.fetch(first, key.secret, fleet)
+            let key = try await Self.shopApp(first)
+            try await Self.fetch(first, key, fleet)
             try await first.environment.flushInsights()
             // The flush taught the server the full stored sample's largest hash.
             let stored = try await Self.stored(first.database)
             #expect(stored == Array(fleet.map(SampleHash.of).sorted().prefix(Self.size)))
             #expect(first.environment.insightsRecorder.bound(of: "shop-app") == stored.last)
-            return (key.secret, try #require(stored.last))
+            return (key, try #require(stored.last))
         }
         try await TestApp.run(url: url, configure: Self.configure) { second in
             // Read at start, off the event loops.
@@ -79,9 +84,7 @@ import Testing
     @Test func theSampleFillsAgainAfterTheRetentionDeletesItsInstances() async throws {
         let url = try await TestCluster.shared.makeDatabase()
         try await TestApp.run(url: url, configure: Self.configure) { app in
-            try await app.createProject("shop-app")
-            _ = try await app.publish("shop-app", InsightsTests.template)
-            let key = try await app.createKey(role: "client", project: "shop-app").secret
+            let key = try await Self.shopApp(app)
             try await Self.fetch(app, key, (0..<200).map { "old-\($0)" })
             try await app.environment.flushInsights()
             try SetupFailure.unless(try await Self.stored(app.database).count == Self.size, "the sample did not fill")
@@ -101,9 +104,7 @@ import Testing
     @Test func twoServersFollowTheMergedBoundAndStoreTheSameSample() async throws {
         let url = try await TestCluster.shared.makeDatabase()
         try await TestApp.run(url: url, configure: Self.configure) { first in
-            try await first.createProject("shop-app")
-            _ = try await first.publish("shop-app", InsightsTests.template)
-            let key = try await first.createKey(role: "client", project: "shop-app").secret
+            let key = try await Self.shopApp(first)
             try await TestApp.run(url: url, configure: Self.configure) { second in
                 var seen: [String] = []
                 for round in 0..<3 {
