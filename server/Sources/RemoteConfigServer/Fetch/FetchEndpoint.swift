@@ -132,29 +132,27 @@ final class FetchEndpoint: Sendable {
             // Reading a long body takes long enough to matter to every other connection of this event loop.
             return .evaluateOffLoop { [self] in
                 let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
-                let caller = InsightCaller(context, counting: insights.enabled)
                 let answer = answers?.answer(for: context) ?? FetchAnswers.noTemplate
-                insights.record(project: project, caller: caller, now: now, tally: answer.tally)
+                insights.record(project: project, context: context, now: now, tally: answer.tally)
                 return reply(answer, call)
             }
         }
         let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
-        let caller = InsightCaller(context, counting: insights.enabled)
         // The client key proves the project exists; one this server has not loaded yet has nothing
         // published (a publish would have reached it through NOTIFY or the periodic check).
         guard let answers else {
-            insights.record(project: project, caller: caller, now: now, tally: FetchAnswers.noTemplate.tally)
+            insights.record(project: project, context: context, now: now, tally: FetchAnswers.noTemplate.tally)
             return .done(reply(FetchAnswers.noTemplate, call))
         }
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                insights.record(project: project, caller: caller, now: now, tally: answer.tally)
+                insights.record(project: project, context: context, now: now, tally: answer.tally)
                 return reply(answer, call)
             }
         }
         let answer = answers.answer(for: context)
-        insights.record(project: project, caller: caller, now: now, tally: answer.tally)
+        insights.record(project: project, context: context, now: now, tally: answer.tally)
         return .done(reply(answer, call))
     }
 
@@ -166,7 +164,7 @@ final class FetchEndpoint: Sendable {
                 do throws(OFREPFailure) {
                     let context = try OFREPRequest.context(from: evaluation.call.body.readableBytesView, now: now)
                     let answer = answers.answer(for: context)
-                    count(evaluation, answer, answers, InsightCaller(context, counting: insights.enabled), now)
+                    count(evaluation, answer, answers, context, now)
                     return evaluation.reply(answer, answers: answers)
                 } catch {
                     return evaluation.reply(error)
@@ -179,16 +177,15 @@ final class FetchEndpoint: Sendable {
         } catch {
             return .done(evaluation.reply(error))
         }
-        let caller = InsightCaller(context, counting: insights.enabled)
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                count(evaluation, answer, answers, caller, now)
+                count(evaluation, answer, answers, context, now)
                 return evaluation.reply(answer, answers: answers)
             }
         }
         let answer = answers.answer(for: context)
-        count(evaluation, answer, answers, caller, now)
+        count(evaluation, answer, answers, context, now)
         return .done(evaluation.reply(answer, answers: answers))
     }
 
@@ -196,7 +193,7 @@ final class FetchEndpoint: Sendable {
     /// does not exist, which is answered with an error).
     private func count(
         _ evaluation: OFREPEvaluation, _ answer: OFREPAnswers.Answer, _ answers: OFREPAnswers,
-        _ caller: InsightCaller, _ now: Date
+        _ context: FetchContext, _ now: Date
     ) {
         guard insights.enabled else { return }
         var position: Int?
@@ -205,7 +202,7 @@ final class FetchEndpoint: Sendable {
             position = found
         }
         insights.record(
-            project: evaluation.project, caller: caller, now: now, tally: answer.tally, position: position)
+            project: evaluation.project, context: context, now: now, tally: answer.tally, position: position)
     }
 
     private func reply(_ answer: FetchAnswers.Answer, _ call: FetchCall) -> FetchReply {
