@@ -10,7 +10,7 @@ import Testing
 @Suite struct InsightsRecorderTests {
     static let hour = 490_000
 
-    static func caller(_ instance: String?, _ version: String) -> FetchContext {
+    static func context(_ instance: String?, _ version: String) -> FetchContext {
         FetchContext(appInstanceId: instance, platform: .ios, appVersion: version)
     }
 
@@ -27,7 +27,7 @@ import Testing
         ]
         for (project, hour, instance) in calls {
             recorder.record(
-                project: project, context: Self.caller(instance, "1.0.0"), now: Self.at(hour), tally: .empty)
+                project: project, context: Self.context(instance, "1.0.0"), now: Self.at(hour), tally: .empty)
         }
         let batch = recorder.drain()
         func answers(_ project: String, _ hour: Int) -> Int? {
@@ -49,7 +49,8 @@ import Testing
         #expect(again.counts.isEmpty)
         #expect(again.isEmpty)
         // Counting goes on after a flush, in the hour it was in.
-        recorder.record(project: "shop", context: Self.caller("e", "1.0.0"), now: Self.at(Self.hour + 1), tally: .empty)
+        recorder.record(
+            project: "shop", context: Self.context("e", "1.0.0"), now: Self.at(Self.hour + 1), tally: .empty)
         let third = recorder.drain()
         #expect(third.counts.keys.map(\.hour) == [Self.hour + 1])
         #expect(third.samples["shop"]?.entries.count == 1)
@@ -57,7 +58,7 @@ import Testing
 
     @Test func offCountsNothing() {
         let recorder = InsightsRecorder(enabled: false, sampleSize: 100)
-        recorder.record(project: "shop", context: Self.caller("a", "1.0.0"), now: Self.at(Self.hour), tally: .empty)
+        recorder.record(project: "shop", context: Self.context("a", "1.0.0"), now: Self.at(Self.hour), tally: .empty)
         #expect(recorder.drain().projects.isEmpty)
     }
 }
