@@ -21,6 +21,22 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
             self = plain
             return
         }
+        self.init(general: text)
+    }
+
+    /// Parses a `String`, what callers hold. Called from another module, the generic form above runs
+    /// unspecialised, reading each byte through the protocol's witnesses; this one reads them directly.
+    public init?(_ text: String) {
+        if let plain = Self.plain(text.utf8) {
+            self = plain
+            return
+        }
+        self.init(general: text)
+    }
+
+    /// The general rules, for anything `plain` does not read.
+    private init?(general text: some StringProtocol) {
+        self.init()
         var part = 0
         for piece in text.split(separator: ".", omittingEmptySubsequences: false) {
             guard part < Self.maximumParts, let value = JSNumber.parse(piece) else { return nil }
