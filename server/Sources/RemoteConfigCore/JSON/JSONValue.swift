@@ -14,12 +14,19 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Parses one JSON text (RFC 8259, strict) from UTF-8 bytes.
     public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
-        self = try JSONParser.parse(Array(bytes))
+        let inPlace = bytes.withContiguousStorageIfAvailable { Self.parse($0) }
+        self = try (inPlace ?? Array(bytes).withUnsafeBufferPointer { Self.parse($0) }).get()
     }
 
     /// Parses one JSON text from a string.
     public init(parsing text: String) throws(JSONParseError) {
-        self = try JSONParser.parse(Array(text.utf8))
+        var text = text
+        self = try text.withUTF8 { Self.parse($0) }.get()
+    }
+
+    /// The parse of `bytes` as a result, which the buffer-lending closures above can return.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+        Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
     }
 
     /// Creates a number from an integer.
