@@ -170,33 +170,45 @@ struct FetchRequestHead: Sendable, Equatable {
                 }
             }
 
-            /// Whether `bytes` is `name`, ignoring ASCII case: this server's own names, spelt once.
-            static func equals(_ bytes: some HeadBytes, _ name: HTTPField.Name) -> Bool {
-                bytes.count == name.canonicalName.utf8.count
-                    && zip(bytes, name.canonicalName.utf8).allSatisfy {
-                        ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1
-                    }
+            /// Whether `bytes` is `lowercase`, ignoring ASCII case.
+            static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: [UInt8]) -> Bool {
+                guard bytes.count == lowercase.count else { return false }
+                var index = 0
+                for byte in bytes {
+                    let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    guard folded == lowercase[index] else { return false }
+                    index += 1
+                }
+                return true
             }
+
+            /// This server's own field names (spelt once, as `HTTPField.Name`s), lowercase, as bytes made
+            /// once: reading a name's `canonicalName` for each header line showed in the fetch profile.
+            static let originName = Array(HTTPField.Name.origin.canonicalName.utf8)
+            static let apiKeyName = Array(HTTPField.Name.apiKey.canonicalName.utf8)
+            static let requestIDName = Array(HTTPField.Name.requestID.canonicalName.utf8)
+            static let forwardedHostName = Array(HTTPField.Name.forwardedHost.canonicalName.utf8)
+            static let forwardedProtoName = Array(HTTPField.Name.forwardedProto.canonicalName.utf8)
 
             init?(name: Bytes) {
                 func named(_ lowercase: StaticString) -> Bool { Self.equalsLowercase(name, lowercase) }
-                func named(_ field: HTTPField.Name) -> Bool { Self.equals(name, field) }
+                func named(_ lowercase: [UInt8]) -> Bool { Self.equalsLowercase(name, lowercase) }
                 switch name.count {
                 case 4 where named("host"): self = .host
                 case 6 where named("expect"): self = .refused
-                case 6 where named(.origin): self = .webOrigin
+                case 6 where named(Self.originName): self = .webOrigin
                 case 7 where named("upgrade"): self = .refused
-                case 9 where named(.apiKey): self = .apiKey
+                case 9 where named(Self.apiKeyName): self = .apiKey
                 case 10 where named("connection"): self = .connection
-                case 12 where named(.requestID): self = .requestID
+                case 12 where named(Self.requestIDName): self = .requestID
                 case 13 where named("if-none-match"): self = .ifNoneMatch
                 case 13 where named("authorization"): self = .authorization
                 case 14 where named("content-length"): self = .contentLength
                 case 15 where named("accept-encoding"): self = .acceptEncoding
                 case 16 where named("content-encoding"): self = .refused
-                case 16 where named(.forwardedHost): self = .forwardedHost
+                case 16 where named(Self.forwardedHostName): self = .forwardedHost
                 case 17 where named("transfer-encoding"): self = .refused
-                case 17 where named(.forwardedProto): self = .forwardedProto
+                case 17 where named(Self.forwardedProtoName): self = .forwardedProto
                 default: return nil
                 }
             }
