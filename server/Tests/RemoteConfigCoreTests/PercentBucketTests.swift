@@ -40,6 +40,25 @@ struct PercentBucketTests {
         #expect(try truth("percent('') <= 9.911325", smiley) == .true)
     }
 
+    @Test("a caller's conditions over many seeds read each seed's own bucket, the first and the later ones")
+    func manySeeds() throws {
+        let context = FetchContext(appInstanceId: "instance-of-many-seeds", now: referenceNow)
+        let seeds = (0..<12).map { "seed-\($0)" }
+        func percent(_ seed: String) -> String {
+            String(
+                format: "%.6f", Double(PercentBucket.bucket(seed: seed, appInstanceId: "instance-of-many-seeds")) / 1e6)
+        }
+        // Every seed at its own bucket, each used twice (the second time from what the first stored).
+        let exact = (seeds + seeds).map { "percent('\($0)') <= \(percent($0))" }.joined(separator: " && ")
+        #expect(try truth(exact, context) == .true)
+        // Each seed just below its bucket alone makes it false: no seed reads another's.
+        for seed in seeds {
+            let others = seeds.filter { $0 != seed }.map { "percent('\($0)') <= \(percent($0))" }
+            let below = "percent('\(seed)') < \(percent(seed))"
+            #expect(try truth((others + [below]).joined(separator: " && "), context) == .false, "\(seed)")
+        }
+    }
+
     @Test("decimal thresholds are exact")
     func thresholds() {
         #expect(PercentBucket.threshold(12.5) == 12_500_000)

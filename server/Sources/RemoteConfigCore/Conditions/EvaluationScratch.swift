@@ -5,7 +5,12 @@ import RemoteConfigVersions
 struct EvaluationScratch {
     let context: FetchContext
     let seeds: [String]
-    private var buckets: [UInt64?]
+    /// Buckets hashed so far by seed index, `notHashed` until then: the first eight in place (templates
+    /// rarely have more seeds), as an array allocated for each caller showed in the fetch profile.
+    private var firstBuckets = InlineArray<8, UInt64>(repeating: notHashed)
+    private var moreBuckets: [UInt64]
+    /// Not a bucket: buckets are below `PercentBucket.bucketCount`.
+    private static let notHashed = UInt64.max
     private var appVersion: Lazy<SemanticVersion?> = .pending
     private var appBuild: Lazy<SemanticVersion?> = .pending
     private var osVersion: Lazy<SemanticVersion?> = .pending
@@ -20,14 +25,21 @@ struct EvaluationScratch {
     init(context: FetchContext, seeds: [String]) {
         self.context = context
         self.seeds = seeds
-        self.buckets = Array(repeating: nil, count: seeds.count)
+        let inPlace = firstBuckets.count
+        self.moreBuckets = seeds.count > inPlace ? Array(repeating: Self.notHashed, count: seeds.count - inPlace) : []
     }
 
     mutating func bucket(seedIndex: Int) -> UInt64? {
         guard let id = context.appInstanceId else { return nil }
-        if let bucket = buckets[seedIndex] { return bucket }
+        let inPlace = firstBuckets.count
+        let known = seedIndex < inPlace ? firstBuckets[seedIndex] : moreBuckets[seedIndex - inPlace]
+        if known != Self.notHashed { return known }
         let bucket = PercentBucket.bucket(seed: seeds[seedIndex], appInstanceId: id)
-        buckets[seedIndex] = bucket
+        if seedIndex < inPlace {
+            firstBuckets[seedIndex] = bucket
+        } else {
+            moreBuckets[seedIndex - inPlace] = bucket
+        }
         return bucket
     }
 
