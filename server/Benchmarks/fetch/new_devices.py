@@ -11,6 +11,8 @@ every fetch a server answers is the first it sees from that caller. This script 
   nginx new device           nginx answering a fetch answer of the same template from memory
                              (`return 200 '…'`), with a buffered access log (`access_log … buffer=64k`)
   nginx new device, log off  the same nginx without its access log
+  new device, reference      with `--reference-binary PATH`: another build (the one before a change) with the
+                             default flags, so that a change is measured against its reference in the same run
 
 With `--floor PATH` (the `floor/` package's `nio-floor`, a bare SwiftNIO server answering nginx's very bytes
 from memory; `run.sh --floor` builds it), four rows more, the least any SwiftNIO server costs here:
@@ -204,6 +206,9 @@ def start_nginx(work: str, answer: str, etag: str) -> tuple[subprocess.Popen, in
     return process, logged, quiet
 
 
+# The row of `--reference-binary`: the same flags as "new device", another build.
+REFERENCE = "new device, reference"
+
 FLOOR_ROWS = {"swift-nio floor, raw": (), "swift-nio floor, codec": ("--codec",),
               "swift-nio floor, raw, log": ("--log",), "swift-nio floor, codec, log": ("--codec", "--log")}
 
@@ -265,6 +270,9 @@ def main() -> None:
     parser.add_argument("--after-deploy", type=int, default=0, metavar="SECONDS",
                         help="each measured server first answers SECONDS of new devices, then is restarted on its "
                              "database and measured (default 0: a fresh start)")
+    parser.add_argument("--reference-binary", metavar="PATH",
+                        help="another remote-config executable (a build before a change) run as the row "
+                             "'new device, reference' with the default flags, so that before and after share a run")
     parser.add_argument("--new-device-flags", default="",
                         help="extra flags for the 'new device' server, written with '=' (e.g. "
                              "--new-device-flags='--insights off', a control run)")
@@ -282,6 +290,8 @@ def main() -> None:
                                  ("new device, log off", {"RC_LOG_LEVEL": "warning"}, ()),
                                  ("new device, insights off", {}, ("--insights", "off"))]:
             servers[name] = Server(args.binary, work, name, env, flags)
+        if args.reference_binary:
+            servers[REFERENCE] = Server(args.reference_binary, work, REFERENCE)
         template = realistic_template(random.Random(20261124))
         path = "/v1/projects/bench/remoteConfig:fetch"
         keys = {}
@@ -306,7 +316,8 @@ def main() -> None:
             write_new_devices_script(scripts[name], [(path, {"X-API-Key": keys[name]})])
         scripts["nginx new device"] = scripts["nginx new device, log off"] = scripts["new device"]
         order = ["new device", "nginx new device", "new device, log off", "nginx new device, log off",
-                 "new device, insights off"] + (list(FLOOR_ROWS) if args.floor else [])
+                 "new device, insights off"] + ([REFERENCE] if args.reference_binary else []) \
+            + (list(FLOOR_ROWS) if args.floor else [])
         if args.only:
             # Names hold ", " themselves ("new device, insights off"): only a comma without a space separates.
             wanted = [name.strip() for name in re.split(r",(?! )", args.only)]
@@ -399,6 +410,10 @@ def report(results: dict[str, list[dict]], args: argparse.Namespace) -> None:
         ("p99: new device / nginx new device", "new device", "nginx new device", "p99", 2.0, False),
         ("CPU per request: new device / nginx new device", "new device", "nginx new device", "cpu", 2.5, False),
         ("CPU per request: insights on / off", "new device", "new device, insights off", "cpu", 1.05, False),
+        ("CPU per request: new device / new device, reference", "new device", REFERENCE, "cpu", None, None),
+        ("req/s: new device / new device, reference", "new device", REFERENCE, "rps", None, None),
+        ("CPU per request: new device, reference / nginx new device", REFERENCE, "nginx new device", "cpu", 2.5,
+         False),
         ("CPU per request: our log on / off", "new device", "new device, log off", "cpu", None, None),
         ("CPU per request: nginx log on / off", "nginx new device", "nginx new device, log off", "cpu", None, None),
         ("req/s, logs off: ours / nginx", "new device, log off", "nginx new device, log off", "rps", None, None),

@@ -14,6 +14,7 @@
 #   server/Benchmarks/fetch/run.sh --tenants                # only tenants_memory.py
 #   server/Benchmarks/fetch/run.sh --new-devices --floor    # also the swift-nio floor rows (builds floor/ in release;
 #                                                           # --floor-event-loops N: its loops, default 2)
+#   server/Benchmarks/fetch/run.sh --new-devices --reference-binary OLD  # also OLD's row, the build before a change
 #   server/Benchmarks/fetch/run.sh --duration 5 --passes 3  # other arguments go to the scripts (--help)
 #
 # Loopback only; the servers and nginx get temporary directories that are removed.
@@ -34,7 +35,8 @@ while [[ $# -gt 0 ]]; do
         --tenants) scripts=(tenants_memory.py); shift ;;
         --floor) floor+=(--floor "$here/floor/.build/release/nio-floor"); shift ;;
         --floor-event-loops) floor+=(--floor-event-loops "$2"); shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        --reference-binary) floor+=(--reference-binary "$2"); shift 2 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) pass+=("$1"); shift ;;
     esac
 done
