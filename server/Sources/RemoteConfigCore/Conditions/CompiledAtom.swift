@@ -1,7 +1,10 @@
 import RemoteConfigVersions
 
 /// An atom with everything that does not depend on the caller computed in advance.
-enum CompiledAtom: Sendable {
+///
+/// Indirect: evaluating an atom copies it, and copying a multi-payload enum of sets, strings and arrays went
+/// through its generic value witness (1.2% of a new device's fetch in the profile); a boxed one is a retain.
+indirect enum CompiledAtom: Sendable {
     case platform(equal: Bool, Platform)
     /// Lowercased codes.
     case country(Set<String>)
