@@ -2,10 +2,10 @@
 /// conditions that were true. Made once per signature, with the answer, so counting a call is counting the
 /// answer it got.
 ///
-/// Counting holds on to the tallies of the answers it counted until it adds them up (`InsightCounts`), for
-/// every project a server answers: so a tally is small, a signature and its template's shared tables, and
-/// its sources are worked out when they are added up (they were a list of every parameter, 2 KB for a
-/// template of 50, which 200 projects' counts held by the hundred megabytes).
+/// A tally is small: a signature, its template's shared tables, and each parameter's counter (4 bytes a
+/// parameter, held with the answer); its sources are worked out from the tables when they are read (they
+/// were a list of every parameter, 2 KB for a template of 50, which 200 projects' counts held by the hundred
+/// megabytes while they kept tallies to add up).
 public final class AnswerTally: Sendable {
     /// One parameter's value and what decided it.
     public struct Source: Sendable, Hashable {
@@ -29,21 +29,31 @@ public final class AnswerTally: Sendable {
         case signature(MatchSignature, TallyTables)
     }
     private let storage: Storage
+    /// Each parameter's counter in `SourceCounts` (`TallyTables.counters`); empty for a tally made from a list.
+    /// Apart from `storage`, so that counting reads it in place rather than copying it out of the enum.
+    let counters: [Int32]
 
     /// Creates a tally from its sources and matched conditions.
     public init(sources: [Source], matchedConditions: [String]) {
         storage = .listed(sources: sources, matched: matchedConditions)
+        counters = []
     }
 
     init(signature: MatchSignature, tables: TallyTables) {
         storage = .signature(signature, tables)
+        counters = tables.counters(signature)
     }
 
     /// The signature and its template's tables, for a tally made by `CompiledTemplate.tally`: what counting
-    /// adds up by position (`SourceCounts`). Nil for a tally made from a list.
+    /// adds up by position (`SourceCounts`, at `counters`). Nil for a tally made from a list.
     var signed: (signature: MatchSignature, tables: TallyTables)? {
         if case .signature(let signature, let tables) = storage { return (signature, tables) }
         return nil
+    }
+
+    /// About how many bytes this tally holds beyond what its template shares (an answer's weight).
+    public var bytes: Int {
+        64 + 4 * counters.count
     }
 
     /// Every served parameter, in serving order.

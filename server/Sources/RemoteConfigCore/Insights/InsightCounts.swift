@@ -134,8 +134,8 @@ public struct InsightCounts: Sendable {
     private mutating func countAnswer(_ tally: AnswerTally, position: Int?) {
         // An answer of a compiled template is added up at once, by position: with percent conditions nearly
         // every new device's answer is one not counted before, so keeping it by answer first (a dictionary
-        // insert, then the same walk later) cost more than the walk alone, which tests each parameter with
-        // one AND.
+        // insert, then the same walk later) cost more than adding it up, an increment per parameter at the
+        // counter its tally names.
         if let (signature, tables) = tally.signed {
             let id = ObjectIdentifier(tables)
             let place: Int
@@ -149,7 +149,7 @@ public struct InsightCounts: Sendable {
                 talliedPlaces[id] = place
             }
             lastTallied = (id, place)
-            tallied[place].add(signature, position: position, count: 1)
+            tallied[place].add(signature, counters: tally.counters, position: position, count: 1)
             return
         }
         let answerKey = AnswerKey(tally: ObjectIdentifier(tally), position: Int32(position ?? -1))

@@ -1,14 +1,11 @@
 /// The serving tables of one compiled template that a tally reads its sources from (`AnswerTally`): shared
-/// by every tally of the template, so a tally itself is only a signature.
+/// by every tally of the template, so a tally itself is only a signature and its counters.
 final class TallyTables: Sendable {
     let keys: [String]
     let slots: [CompiledTemplate.Slot]
     let rules: [CompiledTemplate.Rule]
     let conditionNames: [String]
     let usedConditions: [Int32]
-    /// Per slot, the signature bits of its rules; nil when a rule's bit is past the first 64. Counting an
-    /// answer tests a parameter's rules with one AND (most parameters are decided by no rule).
-    let ruleMasks: [UInt64]?
 
     init(
         keys: [String], slots: [CompiledTemplate.Slot], rules: [CompiledTemplate.Rule], conditionNames: [String],
@@ -19,20 +16,23 @@ final class TallyTables: Sendable {
         self.rules = rules
         self.conditionNames = conditionNames
         self.usedConditions = usedConditions
-        var masks: [UInt64]? = []
-        for slot in slots {
-            var mask: UInt64 = 0
-            for rule in rules[Int(slot.ruleStart)..<Int(slot.ruleEnd)] {
-                guard rule.bit < 64 else {
-                    masks = nil
-                    break
-                }
-                mask |= 1 << UInt64(rule.bit)
+    }
+
+    /// Each served parameter's counter in `SourceCounts` for callers with `signature`: the position of the
+    /// rule that decided it, or past the rules, `rules.count` + its own position when none did. Worked out once
+    /// per answer, with it (`AnswerTally`), so that counting each call of it tests no rule.
+    func counters(_ signature: MatchSignature) -> [Int32] {
+        var counters: [Int32] = []
+        counters.reserveCapacity(slots.count)
+        for (position, slot) in slots.enumerated() {
+            var counter = Int32(rules.count + position)
+            for rule in Int(slot.ruleStart)..<Int(slot.ruleEnd) where signature.contains(Int(rules[rule].bit)) {
+                counter = Int32(rule)
+                break
             }
-            guard masks != nil else { break }
-            masks!.append(mask)
+            counters.append(counter)
         }
-        ruleMasks = masks
+        return counters
     }
 
     /// Each served parameter's source for callers with `signature`, as `CompiledTemplate.outcomes` decides it.

@@ -28,10 +28,12 @@ final class FetchAnswers: Sendable {
         /// What this answer counts for in insights.
         let tally: AnswerTally
 
-        /// About how many bytes this answer holds (`AnswerBudget`): its buffers, and the objects around them.
+        /// About how many bytes this answer holds (`AnswerBudget`): its buffers, its tally, and the objects
+        /// around them.
         var bytes: Int {
             body.readableBytes + (gzipBody?.readableBytes ?? 0) + okHead.readableBytes
-                + (gzipOkHead?.readableBytes ?? 0) + notModifiedHead.readableBytes + etag.utf8.count + 512
+                + (gzipOkHead?.readableBytes ?? 0) + notModifiedHead.readableBytes + etag.utf8.count + tally.bytes
+                + 512
         }
 
         init(state: FetchState, etag: String, body: ByteBuffer, tally: AnswerTally = .empty) {

@@ -199,9 +199,10 @@ final class OFREPAnswers: Sendable {
     func position(of key: Substring) -> Int? { positions[String(key)] }
 
     /// About how many bytes an evaluation holds (`AnswerBudget`): the flags, their gzip form and one caller
-    /// origin's bulk body, the heads and fields.
+    /// origin's bulk body, the heads and fields, its tally.
     static func weigh(_ answer: Answer) -> Int {
-        3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + 2_048
+        3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + answer.tally.bytes
+            + 2_048
     }
 
     /// The evaluation for `context`.
