@@ -155,23 +155,19 @@ struct FetchRequestHead: Sendable, Equatable {
                 }
             }
 
-            /// nil for a field a fetch ignores.
             /// Whether `bytes` is `lowercase`, ignoring ASCII case.
             static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: StaticString) -> Bool {
-                guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-                return lowercase.withUTF8Buffer { expected in
-                    var index = 0
-                    for byte in bytes {
-                        let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                        guard folded == expected[index] else { return false }
-                        index += 1
-                    }
-                    return true
-                }
+                lowercase.withUTF8Buffer { equalsLowercase(bytes, $0) }
             }
 
             /// Whether `bytes` is `lowercase`, ignoring ASCII case.
             static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: [UInt8]) -> Bool {
+                lowercase.withUnsafeBufferPointer { equalsLowercase(bytes, $0) }
+            }
+
+            private static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: UnsafeBufferPointer<UInt8>)
+                -> Bool
+            {
                 guard bytes.count == lowercase.count else { return false }
                 var index = 0
                 for byte in bytes {
@@ -190,6 +186,7 @@ struct FetchRequestHead: Sendable, Equatable {
             static let forwardedHostName = Array(HTTPField.Name.forwardedHost.canonicalName.utf8)
             static let forwardedProtoName = Array(HTTPField.Name.forwardedProto.canonicalName.utf8)
 
+            /// nil for a field a fetch ignores.
             init?(name: Bytes) {
                 func named(_ lowercase: StaticString) -> Bool { Self.equalsLowercase(name, lowercase) }
                 func named(_ lowercase: [UInt8]) -> Bool { Self.equalsLowercase(name, lowercase) }
