@@ -49,6 +49,26 @@ import Testing
         }
     }
 
+    @Test func fetchesPipelinedPastTheWriteBufferAreAllAnsweredInOrder() async throws {
+        // Answers are flushed once the loop has read its ready connections, not one by one: far more answers
+        // than the channel buffers before it stops taking writes (64 KiB) must still all go out, in order.
+        try await ClientCalls.withShop { app, key in
+            let connection = try RawConnection(port: app.port)
+            let count = 1500
+            let ids = (0..<count).map { String(format: "%016x", 0xabc0_0000 + $0) }
+            connection.send(
+                ids.map { ClientCalls.fetchRequest(key: key, extra: "X-Request-Id: \($0)\r\n") }.joined())
+            var bytes = 0
+            for id in ids {
+                let answer = try #require(try await connection.response(timeout: .seconds(20)))
+                #expect(answer.status == 200)
+                #expect(answer.headers["x-request-id"] == id)
+                bytes += answer.body.count
+            }
+            #expect(bytes > 65_536, "the answers did not outgrow the write buffer")
+        }
+    }
+
     @Test func anIncompleteRequestHeadIsClosedAfterTheHeaderTimeout() async throws {
         // Two seconds, not less: the test client's own keep-alive connection is held to it between the set-up
         // calls too, and a loaded machine can leave more than half a second between them.

@@ -48,6 +48,12 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
     private var forwardedRead = false
     /// This connection's `Date` and `Server` lines, as the router's answers carry them.
     private var stamp = AnswerStamp()
+    /// This connection's loop's answers, flushed together after each pass over its ready connections.
+    private var flushes: AnswerFlushes?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        flushes = AnswerFlushes.current(on: context.eventLoop)
+    }
 
     init(endpoint: FetchEndpoint, deadlines: ConnectionDeadlines, accessLog: AccessLog) {
         self.endpoint = endpoint
@@ -142,6 +148,9 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
             quiesceHeld = true
             return
         }
+        // The pipeline behind us may close an idle connection at once: answers written and not yet flushed
+        // (`AnswerFlushes`) go out first, or the close would drop them.
+        if event is ChannelShouldQuiesceEvent { context.flush() }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -177,6 +186,7 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         }
         if mode == .reading, buffer.readableBytes == 0, quiesceHeld {
             quiesceHeld = false
+            context.flush()
             context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
     }
@@ -291,7 +301,14 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
             mode = .closing
             buffer = ByteBuffer()
         } else {
-            context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+            context.write(wrapOutboundOut(out), promise: nil)
+            if let flushes { flushes.add(self, context) } else { context.flush() }
         }
+    }
+
+    /// Sends the answers written since the last flush (`AnswerFlushes`).
+    func flushDeferred(_ context: ChannelHandlerContext) {
+        // Once this handler is out of the pipeline its context no longer leads anywhere; the channel does.
+        if removed { context.channel.flush() } else { context.flush() }
     }
 }
