@@ -30,7 +30,10 @@ struct LeanHTTP1Channel: ServerChildChannel {
             let deadlines = ConnectionDeadlines(
                 headerTimeout: .init(headerTimeout), idleTimeout: .init(idleTimeout))
             let front = fetch.map { FetchFront(endpoint: $0, deadlines: deadlines, accessLog: accessLog) }
-            let watcher = ConnectionWatcher(deadlines: deadlines) { [weak front] in front?.clientLeft() }
+            // Held strongly (nothing the front holds leads back to the watcher): a weak reference gives the
+            // front a side table, and then each of the several retains a request makes of it takes the
+            // runtime's slow path.
+            let watcher = ConnectionWatcher(deadlines: deadlines) { front?.clientLeft() }
             try pipeline.addHandler(watcher, position: .first)
             if let front {
                 try pipeline.addHandler(front, position: .after(watcher))
