@@ -66,6 +66,23 @@ import Testing
         #expect(budget.bytes >= first.body.readableBytes)
     }
 
+    @Test func aTemplateAtItsLimitForgetsOneAnswerNotAll() throws {
+        // Room for five answers: the sixth signature takes one answer's place, and the other four stay
+        // remembered (forgetting all of them made every caller after it rebuild its answer).
+        let sizing = FetchAnswers(try Self.template("shop"), budget: AnswerBudget(limit: 1 << 20))
+        let size = sizing.answer(for: Self.caller(0)).bytes
+        let budget = AnswerBudget(limit: 5 * size + size / 2)
+        let answers = FetchAnswers(try Self.template("shop"), budget: budget)
+        for version in 0..<5 { _ = answers.answer(for: Self.caller(version)) }
+        #expect(answers.remembered.count == 5)
+        let sixth = answers.answer(for: Self.caller(5))
+        #expect(try Self.choice(sixth) == "shop-5")
+        #expect(answers.remembered.count == 5)
+        #expect(answers.remembered.bytes == budget.bytes)
+        #expect(budget.bytes <= budget.limit)
+        #expect(answers.answer(for: FetchContext(appInstanceId: "again", appVersion: "1.0.5")) === sixth)
+    }
+
     @Test func aTemplateGivesItsBytesBackWhenItGoes() throws {
         let budget = AnswerBudget(limit: 1 << 20)
         do {

@@ -12,8 +12,8 @@ import RemoteConfigCore
 /// Memory is bounded across templates, not only per template: a template whose percent conditions split its
 /// fleet finely has thousands of signatures of a few kilobytes each, and a server holds one template per
 /// project, so 200 such projects held gigabytes. Every template's answers share one `AnswerBudget`; when it
-/// is spent, the template that needs room forgets its own answers and starts again, so busy templates keep
-/// what they use and memory stays within the budget.
+/// is spent, the template that needs room forgets its own answers one at a time until the new one fits, so
+/// busy templates keep what they use and memory stays within the budget.
 final class AnswersBySignature<Answer: Sendable>: Sendable {
     /// At most this many signatures per template, whatever the budget.
     static var capacity: Int { 10_000 }
@@ -23,8 +23,42 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
     private let build: @Sendable (MatchSignature) -> Answer
     private let weigh: @Sendable (Answer) -> Int
     private struct State {
-        var answers: [MatchSignature: Answer] = [:]
+        /// Each answer with its signature's place in `signatures`.
+        var answers: [MatchSignature: (answer: Answer, slot: Int)] = [:]
+        /// The remembered signatures, to pick one to forget at random in constant time.
+        var signatures: [MatchSignature] = []
         var bytes = 0
+        /// A splitmix64 sequence: which answer goes needs no more than a cheap, well-spread number.
+        var picks: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+        mutating func nextPick(below count: Int) -> Int {
+            picks &+= 0x9E37_79B9_7F4A_7C15
+            var z = picks
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(count))
+        }
+
+        mutating func remember(_ answer: Answer, for signature: MatchSignature, bytes: Int) {
+            answers[signature] = (answer, signatures.count)
+            signatures.append(signature)
+            self.bytes += bytes
+        }
+
+        /// Forgets an answer picked at random and says how many bytes it held.
+        mutating func forgetOne(weigh: (Answer) -> Int) -> Int {
+            let slot = nextPick(below: signatures.count)
+            let signature = signatures[slot]
+            let last = signatures.removeLast()
+            if slot < signatures.count {
+                signatures[slot] = last
+                answers[last]?.slot = slot
+            }
+            let forgotten = answers.removeValue(forKey: signature)
+            let weight = forgotten.map { weigh($0.answer) } ?? 0
+            bytes -= weight
+            return weight
+        }
     }
     private let state = NIOLockedValueBox(State())
 
@@ -47,20 +81,24 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
     /// The answer for `context`.
     func answer(for context: FetchContext) -> Answer {
         let signature = compiled.signature(for: context)
-        if let answer = state.withLockedValue({ $0.answers[signature] }) { return answer }
+        if let answer = state.withLockedValue({ $0.answers[signature]?.answer }) { return answer }
         let answer = build(signature)
         let bytes = weigh(answer)
         let budget = self.budget
+        let weigh = self.weigh
         state.withLockedValue { state in
-            if state.answers.count >= Self.capacity || !budget.reserve(bytes) {
-                budget.release(state.bytes)
-                state.answers.removeAll()
-                state.bytes = 0
+            // Another event loop may have made the same answer meanwhile: it is remembered once.
+            guard state.answers[signature] == nil else { return }
+            // At the limit one answer goes, picked at random, not all: forgetting every answer at once would
+            // make each caller after it rebuild its answer, where a random pick leaves most of them in place
+            // and a signature many callers have is soon back.
+            while state.answers.count >= Self.capacity { budget.release(state.forgetOne(weigh: weigh)) }
+            while !budget.reserve(bytes) {
                 // Other templates may hold the whole budget: then this answer is not remembered.
-                guard budget.reserve(bytes) else { return }
+                guard !state.answers.isEmpty else { return }
+                budget.release(state.forgetOne(weigh: weigh))
             }
-            state.answers[signature] = answer
-            state.bytes += bytes
+            state.remember(answer, for: signature, bytes: bytes)
         }
         return answer
     }
