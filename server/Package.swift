@@ -36,11 +36,14 @@ let package = Package(
         .target(name: "CRE2Shim", dependencies: ["CRE2System"]),
         // zlib (Debian's zlib1g-dev; macOS has it in its SDK): the gzip form of client answers.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // SHA-256 with the x86 SHA extensions, for percent buckets (swift-crypto where they are missing).
+        .target(name: "CSHA256"),
         // Pure domain: templates, the condition language, evaluation. No I/O.
         .target(
             name: "RemoteConfigCore",
             dependencies: [
                 "CRE2Shim",
+                "CSHA256",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "RemoteConfigVersions", package: "remote-config"),
             ],
@@ -148,7 +151,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RemoteConfigCoreTests",
-            dependencies: ["RemoteConfigCore", .product(name: "RemoteConfigVersions", package: "remote-config")],
+            dependencies: [
+                "RemoteConfigCore", "CSHA256", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "RemoteConfigVersions", package: "remote-config"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "RemoteConfigStoreTests",

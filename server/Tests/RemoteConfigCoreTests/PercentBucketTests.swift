@@ -1,3 +1,5 @@
+import CSHA256
+import Crypto
 import Foundation
 import Testing
 
@@ -17,6 +19,28 @@ struct PercentBucketTests {
     )
     func knownBuckets(seed: String, id: String, bucket: UInt64) {
         #expect(PercentBucket.bucket(seed: seed, appInstanceId: id) == bucket)
+    }
+
+    @Test("the processor's SHA-256 agrees with swift-crypto, across block boundaries and split anywhere")
+    func hardwareHashAgrees() throws {
+        // Where the processor lacks the SHA extensions, buckets come from swift-crypto and this checks nothing.
+        guard rc_sha256_available() != 0 else { return }
+        var generator = SystemRandomNumberGenerator()
+        var lengths = Array(0...200)
+        lengths += (0..<300).map { _ in Int.random(in: 0...1_000, using: &generator) }
+        for length in lengths {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let first = Int.random(in: 0...length, using: &generator)
+            let second = Int.random(in: first...length, using: &generator)
+            var digest = [UInt8](repeating: 0, count: 32)
+            let hashed = bytes.withUnsafeBufferPointer { all in
+                rc_sha256_parts(
+                    all.baseAddress, first, all.baseAddress.map { $0 + first }, second - first,
+                    all.baseAddress.map { $0 + second }, length - second, &digest)
+            }
+            #expect(hashed == 1)
+            #expect(digest == Array(SHA256.hash(data: bytes)), "length \(length) split at \(first), \(second)")
+        }
     }
 
     @Test("boundaries: <= is inclusive, > exclusive; between is (low, high]")
