@@ -50,6 +50,8 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
     private var stamp = AnswerStamp()
     /// This connection's loop's answers, flushed together after each pass over its ready connections.
     private var flushes: AnswerFlushes?
+    /// Whether a close waits for the answers written before it (see `close(context:mode:promise:)`).
+    private var closeWaiting = false
 
     func handlerAdded(context: ChannelHandlerContext) {
         flushes = AnswerFlushes.current(on: context.eventLoop)
@@ -148,9 +150,6 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
             quiesceHeld = true
             return
         }
-        // The pipeline behind us may close an idle connection at once: answers written and not yet flushed
-        // (`AnswerFlushes`) go out first, or the close would drop them.
-        if event is ChannelShouldQuiesceEvent { context.flush() }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -186,7 +185,6 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         }
         if mode == .reading, buffer.readableBytes == 0, quiesceHeld {
             quiesceHeld = false
-            context.flush()
             context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
     }
@@ -303,6 +301,32 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
         } else {
             context.write(wrapOutboundOut(out), promise: nil)
             if let flushes { flushes.add(self, context) } else { context.flush() }
+        }
+    }
+
+    /// How long a close waits for answers written before it to reach a client that does not read them.
+    static let closeGrace = TimeAmount.seconds(5)
+
+    /// A close, whoever asks for it (a stop's quiesce, Hummingbird's connection task, a timeout), first lets
+    /// the answers written before it reach the socket, for at most `closeGrace`: NIO drops what the socket
+    /// has not taken yet, and `AnswerFlushes` flushes only after the loop's pass. A second close is at once.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard mode == .all, !closeWaiting, context.channel.isActive else {
+            context.flush()
+            context.close(mode: mode, promise: promise)
+            return
+        }
+        closeWaiting = true
+        // An empty write completes once every write before it has reached the socket.
+        let sent = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer()), promise: sent)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let giveUp = context.eventLoop.assumeIsolated().scheduleTask(in: Self.closeGrace) {
+            bound.value.channel.close(promise: nil)
+        }
+        sent.futureResult.whenComplete { _ in
+            giveUp.cancel()
+            bound.value.close(mode: mode, promise: promise)
         }
     }
 

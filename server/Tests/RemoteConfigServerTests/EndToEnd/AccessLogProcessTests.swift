@@ -28,6 +28,43 @@ import Testing
         return (server, port, try #require(try key.decode(APIKey.self).key))
     }
 
+    @Test func everyAnswerWithALineReachesItsClientThoughAStopBeginsMidStream() async throws {
+        // A loop flushes its answers after each pass over its connections, and a stop closes each connection
+        // as it sees it idle: an answer logged as given must still reach its client, in order, even when the
+        // socket has not taken it yet (the clients here read one connection after another).
+        let (server, port, key) = try await Self.shop()
+        let connections = try (0..<8).map { _ in try RawConnection(port: port) }
+        defer { for connection in connections { connection.close() } }
+        let ids = (0..<connections.count).map { connection in
+            (0..<300).map { String(format: "%016x", 0xfeed_0000 + connection * 1_000 + $0) }
+        }
+        for (connection, sent) in zip(connections, ids) {
+            connection.send(sent.map { ClientCalls.fetchRequest(key: key, extra: "X-Request-Id: \($0)\r\n") }.joined())
+        }
+        server.signal(SIGTERM)
+        var received: Set<String> = []
+        for (connection, sent) in zip(connections, ids) {
+            var answered: [String] = []
+            while let response = try await connection.response(timeout: .seconds(10)) {
+                answered.append(response.headers["x-request-id"] ?? "?")
+            }
+            #expect(answered == Array(sent.prefix(answered.count)), "answers out of order or not the ones sent")
+            received.formUnion(answered)
+        }
+        #expect(try await server.waitForExit() == 0)
+        let sent = Set(ids.joined())
+        let logged = Set(
+            server.output.split(separator: "\n").compactMap { line -> String? in
+                guard line.contains(" duration_ms="), let match = line.firstMatch(of: #/hb\.request\.id=([0-9a-f]+) /#)
+                else { return nil }
+                return String(match.1)
+            }
+        ).intersection(sent)
+        #expect(!logged.isEmpty)
+        let lost = logged.subtracting(received)
+        #expect(lost.isEmpty, "\(lost.count) answers logged, never received")
+    }
+
     @Test func everyRequestAnsweredBeforeAStopHasExactlyOneLine() async throws {
         let (server, port, key) = try await Self.shop()
         let ofrep = #"{"context":{"targetingKey":"i-1"}}"#
