@@ -69,6 +69,28 @@ import Testing
         }
     }
 
+    @Test func aClientThatNeverReadsItsAnswersIsClosedSoonAfterItsIdleTimeout() async throws {
+        // A close waits for the answers written before it, but not for a client that never reads them: its
+        // idle timeout closes the connection within `FetchFront.closeGrace` more, or it would hold it for ever.
+        let shortIdleTimeout: (inout ServerConfiguration) -> Void = { $0.idleTimeout = .seconds(1) }
+        try await ClientCalls.withShop(configure: shortIdleTimeout) { app, key in
+            let connection = try RawConnection(port: app.port, receiveBuffer: 4_096)
+            defer { connection.close() }
+            // Far more answers than the socket buffers hold; sent from a task, since sending stalls once the
+            // server stops reading.
+            let request = ClientCalls.fetchRequest(key: key)
+            let sender = Task.detached { connection.send(String(repeating: request, count: 20_000)) }
+            let start = ContinuousClock.now
+            while connection.isEstablished, ContinuousClock.now - start < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(!connection.isEstablished, "still open after \(elapsed)")
+            #expect(elapsed < .seconds(15), "closed only after \(elapsed)")
+            _ = await sender.value
+        }
+    }
+
     @Test func anIncompleteRequestHeadIsClosedAfterTheHeaderTimeout() async throws {
         // Two seconds, not less: the test client's own keep-alive connection is held to it between the set-up
         // calls too, and a loaded machine can leave more than half a second between them.

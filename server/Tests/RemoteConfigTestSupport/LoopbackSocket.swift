@@ -62,6 +62,15 @@ final class LoopbackSocket {
         }
     }
 
+    /// Whether the connection is still open both ways, from the kernel's view (TCP_INFO): it reads nothing,
+    /// so a test can tell that the server closed a connection whose data the client never read.
+    var isEstablished: Bool {
+        var info = tcp_info()
+        var length = socklen_t(MemoryLayout<tcp_info>.size)
+        guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0 else { return false }
+        return info.tcpi_state == UInt8(TCP_ESTABLISHED)
+    }
+
     /// Reads what is available into `buffer`; false at the end of the stream.
     func fill() async throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16384)

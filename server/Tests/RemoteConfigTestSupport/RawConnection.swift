@@ -13,10 +13,13 @@ public final class RawConnection: @unchecked Sendable {
         public let body: Data
     }
 
-    /// Connects to `127.0.0.1:port`.
-    public init(port: Int) throws {
-        socket = try LoopbackSocket(port: port)
+    /// Connects to `127.0.0.1:port`; `receiveBuffer` shrinks the socket's receive buffer.
+    public init(port: Int, receiveBuffer: Int32? = nil) throws {
+        socket = try LoopbackSocket(port: port, receiveBuffer: receiveBuffer)
     }
+
+    /// Whether the server has not closed the connection, seen without reading from it.
+    public var isEstablished: Bool { socket.isEstablished }
 
     /// Closes the connection.
     public func close() {
