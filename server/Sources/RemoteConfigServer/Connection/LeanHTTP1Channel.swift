@@ -29,7 +29,9 @@ struct LeanHTTP1Channel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let deadlines = ConnectionDeadlines(
                 headerTimeout: .init(headerTimeout), idleTimeout: .init(idleTimeout))
-            let front = fetch.map { FetchFront(endpoint: $0, deadlines: deadlines, accessLog: accessLog) }
+            let front = fetch.map {
+                FetchFront(endpoint: $0, deadlines: deadlines, accessLog: accessLog, eventLoop: channel.eventLoop)
+            }
             // Held strongly (nothing the front holds leads back to the watcher): a weak reference gives the
             // front a side table, and then each of the several retains a request makes of it takes the
             // runtime's slow path.

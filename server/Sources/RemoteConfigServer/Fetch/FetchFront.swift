@@ -49,15 +49,13 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
     /// This connection's `Date` and `Server` lines, as the router's answers carry them.
     private var stamp = AnswerStamp()
     /// This connection's loop's answers, flushed together after each pass over its ready connections.
-    private var flushes: AnswerFlushes?
+    private let flushes: AnswerFlushes
     /// Whether a close waits for the answers written before it (see `close(context:mode:promise:)`).
     private var closeWaiting = false
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        flushes = AnswerFlushes.current(on: context.eventLoop)
-    }
-
-    init(endpoint: FetchEndpoint, deadlines: ConnectionDeadlines, accessLog: AccessLog) {
+    /// Made on the connection's event loop, whose `AnswerFlushes` it takes.
+    init(endpoint: FetchEndpoint, deadlines: ConnectionDeadlines, accessLog: AccessLog, eventLoop: any EventLoop) {
+        self.flushes = AnswerFlushes.current(on: eventLoop)
         self.endpoint = endpoint
         self.deadlines = deadlines
         self.accessLog = accessLog
@@ -300,7 +298,7 @@ final class FetchFront: ChannelDuplexHandler, RemovableChannelHandler {
             buffer = ByteBuffer()
         } else {
             context.write(wrapOutboundOut(out), promise: nil)
-            if let flushes { flushes.add(self, context) } else { context.flush() }
+            flushes.add(self, context)
         }
     }
 
