@@ -2,8 +2,8 @@
 /// conditions that were true. Made once per signature, with the answer, so counting a call is counting the
 /// answer it got.
 ///
-/// A tally is small: a signature, its template's shared tables, and each parameter's counter (4 bytes a
-/// parameter, held with the answer); its sources are worked out from the tables when they are read (they
+/// A tally is small: a signature, its template's shared tables, and the rules that decided a parameter (a bit
+/// each, held with the answer); its sources are worked out from the tables when they are read (they
 /// were a list of every parameter, 2 KB for a template of 50, which 200 projects' counts held by the hundred
 /// megabytes while they kept tallies to add up).
 public final class AnswerTally: Sendable {
@@ -29,23 +29,23 @@ public final class AnswerTally: Sendable {
         case signature(MatchSignature, TallyTables)
     }
     private let storage: Storage
-    /// Each parameter's counter in `SourceCounts` (`TallyTables.counters`); empty for a tally made from a list.
+    /// The rules that decided a parameter (`TallyTables.decidingRules`); empty for a tally made from a list.
     /// Apart from `storage`, so that counting reads it in place rather than copying it out of the enum.
-    let counters: [Int32]
+    let decided: RuleSet
 
     /// Creates a tally from its sources and matched conditions.
     public init(sources: [Source], matchedConditions: [String]) {
         storage = .listed(sources: sources, matched: matchedConditions)
-        counters = []
+        decided = RuleSet(count: 0)
     }
 
     init(signature: MatchSignature, tables: TallyTables) {
         storage = .signature(signature, tables)
-        counters = tables.counters(signature)
+        decided = tables.decidingRules(signature)
     }
 
     /// The signature and its template's tables, for a tally made by `CompiledTemplate.tally`: what counting
-    /// adds up by position (`SourceCounts`, at `counters`). Nil for a tally made from a list.
+    /// adds up by position (`SourceCounts`, at `decided`). Nil for a tally made from a list.
     var signed: (signature: MatchSignature, tables: TallyTables)? {
         if case .signature(let signature, let tables) = storage { return (signature, tables) }
         return nil
@@ -53,7 +53,7 @@ public final class AnswerTally: Sendable {
 
     /// About how many bytes this tally holds beyond what its template shares (an answer's weight).
     public var bytes: Int {
-        64 + 4 * counters.count
+        80 + decided.extraBytes
     }
 
     /// Every served parameter, in serving order.

@@ -149,7 +149,7 @@ public struct InsightCounts: Sendable {
                 talliedPlaces[id] = place
             }
             lastTallied = (id, place)
-            tallied[place].add(signature, counters: tally.counters, position: position, count: 1)
+            tallied[place].add(signature, rules: tally.decided, position: position, count: 1)
             return
         }
         let answerKey = AnswerKey(tally: ObjectIdentifier(tally), position: Int32(position ?? -1))

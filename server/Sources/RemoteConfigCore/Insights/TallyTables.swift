@@ -1,5 +1,5 @@
 /// The serving tables of one compiled template that a tally reads its sources from (`AnswerTally`): shared
-/// by every tally of the template, so a tally itself is only a signature and its counters.
+/// by every tally of the template, so a tally itself is only a signature and the rules that decided.
 final class TallyTables: Sendable {
     let keys: [String]
     let slots: [CompiledTemplate.Slot]
@@ -18,21 +18,25 @@ final class TallyTables: Sendable {
         self.usedConditions = usedConditions
     }
 
-    /// Each served parameter's counter in `SourceCounts` for callers with `signature`: the position of the
-    /// rule that decided it, or past the rules, `rules.count` + its own position when none did. Worked out once
-    /// per answer, with it (`AnswerTally`), so that counting each call of it tests no rule.
-    func counters(_ signature: MatchSignature) -> [Int32] {
-        var counters: [Int32] = []
-        counters.reserveCapacity(slots.count)
-        for (position, slot) in slots.enumerated() {
-            var counter = Int32(rules.count + position)
-            for rule in Int(slot.ruleStart)..<Int(slot.ruleEnd) where signature.contains(Int(rules[rule].bit)) {
-                counter = Int32(rule)
-                break
-            }
-            counters.append(counter)
+    /// The rules that decided a served parameter for callers with `signature`: what counting an answer
+    /// increments (`SourceCounts`). A parameter no rule decided has none; its count is the answers less its
+    /// rules' counts. Worked out once per answer, with it (`AnswerTally`), so that counting each call of it
+    /// tests no rule.
+    func decidingRules(_ signature: MatchSignature) -> RuleSet {
+        var decided = RuleSet(count: rules.count)
+        for position in slots.indices {
+            if let rule = decidingRule(signature, position) { decided.insert(Int(rule)) }
         }
-        return counters
+        return decided
+    }
+
+    /// The rule that decided the parameter at `position` for callers with `signature`, nil when none did.
+    func decidingRule(_ signature: MatchSignature, _ position: Int) -> Int32? {
+        let slot = slots[position]
+        for rule in Int(slot.ruleStart)..<Int(slot.ruleEnd) where signature.contains(Int(rules[rule].bit)) {
+            return Int32(rule)
+        }
+        return nil
     }
 
     /// Each served parameter's source for callers with `signature`, as `CompiledTemplate.outcomes` decides it.
@@ -54,18 +58,13 @@ final class TallyTables: Sendable {
     }
 
     private func source(_ signature: MatchSignature, _ position: Int) -> AnswerTally.Source {
-        let slot = slots[position]
-        var value = slot.defaultValue
-        var decidedBy: Int32?
-        for rule in rules[Int(slot.ruleStart)..<Int(slot.ruleEnd)] where signature.contains(Int(rule.bit)) {
-            value = rule.value
-            decidedBy = rule.condition
-            break
+        guard let rule = decidingRule(signature, position) else {
+            let source: Explanation.Source = slots[position].defaultValue < 0 ? .inAppDefault : .defaultValue
+            return AnswerTally.Source(parameter: keys[position], source: source, condition: nil)
         }
         // A condition that chose the in-app default still decided: it counts as the condition's.
-        let source: Explanation.Source = decidedBy != nil ? .condition : value < 0 ? .inAppDefault : .defaultValue
         return AnswerTally.Source(
-            parameter: keys[position], source: source, condition: decidedBy.map { conditionNames[Int($0)] })
+            parameter: keys[position], source: .condition, condition: conditionNames[Int(rules[Int(rule)].condition)])
     }
 
     /// The used conditions true for callers with `signature`, in template order.
