@@ -88,12 +88,8 @@ public struct InsightsStore: Sendable {
         }
         var added: [InsightCounts.VersionKey: Int] = [:]
         for (versionKey, count) in counts.versions {
-            merged.add(versionKey, count)
             // Where the bound folded it, the answers go to `(other)`.
-            let target =
-                merged.versions[versionKey] != nil
-                ? versionKey : InsightCounts.VersionKey(platform: versionKey.platform, version: InsightVersion.other)
-            added[target, default: 0] += count.answers
+            added[merged.add(versionKey, count), default: 0] += count.answers
         }
         var platforms: [String] = []
         var versions: [String] = []

@@ -38,13 +38,36 @@ public struct HyperLogLog: Sendable, Equatable {
     /// Whether nothing was added.
     public var isEmpty: Bool { dense.isEmpty && sparse.isEmpty }
 
-    /// Adds an instance by its 64-bit hash (`InstanceHash`): the top 12 bits choose a register, the rank is
-    /// one more than the leading zeros of the remaining 52.
+    /// Adds an instance by its 64-bit hash (`InstanceHash`).
     public mutating func add(hash: UInt64) {
-        let index = Int(hash >> UInt64(64 - Self.precision))
-        let rest = hash << UInt64(Self.precision)
-        let rank = UInt8(min(rest.leadingZeroBitCount, 64 - Self.precision) + 1)
-        set(index, rank)
+        let register = Self.register(of: hash)
+        set(Int(register >> 6), UInt8(register & 0x3F))
+    }
+
+    /// What adding a hash sets, packed in 18 bits: the register's index (the top 12 bits of the hash) above
+    /// 6 bits of rank (one more than the leading zeros of the remaining 52). Counting keeps this rather than
+    /// the hash while an instance waits to be added (`VersionSlots`).
+    public static func register(of hash: UInt64) -> UInt32 {
+        let index = UInt32(truncatingIfNeeded: hash >> UInt64(64 - precision))
+        let rest = hash << UInt64(precision)
+        let rank = UInt32(min(rest.leadingZeroBitCount, 64 - precision) + 1)
+        return index << 6 | rank
+    }
+
+    /// Adds instances by what their hashes set (`register(of:)`): a batch reads the registers' storage once,
+    /// and a dense sketch's registers in one loop whose memory reads do not wait on each other.
+    public mutating func add(registers: UnsafeBufferPointer<UInt32>) {
+        if dense.isEmpty {
+            for register in registers { set(Int(register >> 6), UInt8(register & 0x3F)) }
+            return
+        }
+        dense.withUnsafeMutableBufferPointer { dense in
+            for register in registers {
+                let index = Int(register >> 6)
+                let rank = UInt8(register & 0x3F)
+                if dense[index] < rank { dense[index] = rank }
+            }
+        }
     }
 
     private mutating func set(_ index: Int, _ rank: UInt8) {

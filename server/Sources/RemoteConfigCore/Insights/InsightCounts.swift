@@ -10,9 +10,9 @@ public struct InsightCounts: Sendable {
         public let platform: String
         /// A version, `(other)` or `(invalid)`.
         public let version: String
-        /// FNV-1a of both texts: what the key hashes, so that a lookup (one per answer) hashes 8 bytes
-        /// instead of two strings; equal keys still compare the texts.
-        private let fingerprint: UInt64
+        /// FNV-1a of both texts: what the key hashes, and all that counting compares (`VersionSlots`), so that
+        /// a lookup (one per answer) reads no text; a dictionary of keys still compares the texts.
+        let fingerprint: UInt64
 
         /// Creates a key.
         public init(platform: String, version: String) {
@@ -79,8 +79,8 @@ public struct InsightCounts: Sendable {
     /// At most this many distinct answers of listed tallies are kept before they are added up.
     static let answerLimit = 4_096
 
-    /// By platform and version.
-    public private(set) var versions: [VersionKey: VersionCount] = [:]
+    /// Each platform and version counted, and its count.
+    private var slots = VersionSlots()
     /// Version labels per platform (other than `(other)` and `(invalid)`).
     private var versionsPerPlatform: [String: Int] = [:]
     /// Answers of tallies made from a list, by the answer they got, until they are added up.
@@ -98,7 +98,10 @@ public struct InsightCounts: Sendable {
     public init() {}
 
     /// Whether nothing was counted.
-    public var isEmpty: Bool { versions.isEmpty && answers.isEmpty && tallied.isEmpty && added.isEmpty }
+    public var isEmpty: Bool { slots.isEmpty && answers.isEmpty && tallied.isEmpty && added.isEmpty }
+
+    /// By platform and version.
+    public var versions: [VersionKey: VersionCount] { slots.counts }
 
     /// Counts one answer to a caller on `platform` (nil: not sent) at `version` (raw, untrusted), with
     /// instance hash `hash` (nil: none sent), that got `tally`, all of it or (`position`) one parameter.
@@ -109,25 +112,25 @@ public struct InsightCounts: Sendable {
         // A version counted before this hour is a valid label already: one lookup, no parsing (this runs on
         // every answer). The two reserved labels are never a caller's own version.
         if let raw = version, raw != InsightVersion.other, raw != InsightVersion.invalid,
-            let index = versions.index(forKey: VersionKey(platform: platformName, version: raw))
+            let slot = slots.slot(of: VersionKey(platform: platformName, version: raw))
         {
-            versions.values[index].answers += 1
-            if let hash { versions.values[index].instances.add(hash: hash) }
+            slots.count(at: slot, hash: hash)
             countAnswer(tally, position: position)
             return
         }
         var label = InsightVersion.label(version)
         var key = VersionKey(platform: platformName, version: label)
-        if versions[key] == nil, InsightVersion.isVersion(label) {
+        var slot = slots.slot(of: key)
+        if slot == nil, InsightVersion.isVersion(label) {
             if versionsPerPlatform[platformName, default: 0] >= InsightVersion.maximumPerPlatform {
                 label = InsightVersion.other
                 key = VersionKey(platform: platformName, version: label)
+                slot = slots.slot(of: key)
             } else {
                 versionsPerPlatform[platformName, default: 0] += 1
             }
         }
-        versions[key, default: VersionCount()].answers += 1
-        if let hash { versions[key]!.instances.add(hash: hash) }
+        slots.count(at: slot ?? slots.insert(key), hash: hash)
         countAnswer(tally, position: position)
     }
 
@@ -168,20 +171,21 @@ public struct InsightCounts: Sendable {
         for (key, count) in other.sources { added[key, default: 0] += count }
     }
 
-    /// Adds one platform and version's count, keeping the bound.
-    public mutating func add(_ key: VersionKey, _ count: VersionCount) {
+    /// Adds one platform and version's count, keeping the bound; returns the key it was added under (the key
+    /// itself, or its platform's `(other)`).
+    @discardableResult public mutating func add(_ key: VersionKey, _ count: VersionCount) -> VersionKey {
         var key = key
-        if versions[key] == nil, InsightVersion.isVersion(key.version) {
+        var slot = slots.slot(of: key)
+        if slot == nil, InsightVersion.isVersion(key.version) {
             if versionsPerPlatform[key.platform, default: 0] >= InsightVersion.maximumPerPlatform {
                 key = VersionKey(platform: key.platform, version: InsightVersion.other)
+                slot = slots.slot(of: key)
             } else {
                 versionsPerPlatform[key.platform, default: 0] += 1
             }
         }
-        var existing = versions[key] ?? VersionCount()
-        existing.answers += count.answers
-        existing.instances.merge(count.instances)
-        versions[key] = existing
+        slots.add(count, at: slot ?? slots.insert(key))
+        return key
     }
 
     /// Answers by parameter source (`parameter` set) and matched condition (`parameter` nil).
