@@ -95,8 +95,12 @@ public struct HyperLogLog: Sendable, Equatable {
             dense = denseRegisters
             sparse = [:]
         }
-        for index in 0..<Self.registerCount where other.dense[index] > dense[index] {
-            dense[index] = other.dense[index]
+        // Register-wise maximum over plain buffers, which the compiler turns into vector instructions: a flush
+        // merges every version's sketch of every event loop.
+        dense.withUnsafeMutableBufferPointer { mine in
+            other.dense.withUnsafeBufferPointer { theirs in
+                for index in 0..<Self.registerCount { mine[index] = max(mine[index], theirs[index]) }
+            }
         }
     }
 
@@ -163,9 +167,9 @@ public struct HyperLogLog: Sendable, Equatable {
         if dense.isEmpty {
             registers = sparse.map { (Int($0.key), $0.value) }.sorted { $0.index < $1.index }
         } else {
-            let nonZero = dense.enumerated().filter { $0.element != 0 }
-            guard nonZero.count <= Self.sparseLimit else { return Self.pack(dense) }
-            registers = nonZero.map { ($0.offset, $0.element) }
+            let nonZero = dense.withUnsafeBufferPointer { dense in dense.reduce(0) { $0 + ($1 != 0 ? 1 : 0) } }
+            guard nonZero <= Self.sparseLimit else { return Self.pack(dense) }
+            registers = dense.enumerated().filter { $0.element != 0 }.map { ($0.offset, $0.element) }
         }
         var bytes: [UInt8] = [Self.sparseTag]
         bytes.reserveCapacity(1 + 3 * registers.count)
