@@ -25,33 +25,42 @@ struct PackedContext: Sendable {
     }
 
     /// Packs what a sample keeps of `context`, sent at `now`; texts are cut to `SampledContext.maximumText`
-    /// as the stored sample cuts them.
+    /// as the stored sample cuts them. One allocation: a sample takes tens of thousands of contexts while it
+    /// first fills, on the event loop, and a list of the texts and an array of each one's bytes made it eight.
     init(_ context: FetchContext, now: Date) {
-        let texts = [
-            context.appInstanceId, context.appId, context.appVersion, context.appBuild, context.countryCode,
-            context.languageCode,
-        ]
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(texts.reduce(2 * texts.count) { $0 + ($1?.utf8.count ?? 0) })
-        for text in texts {
-            guard let text else {
-                bytes.append(UInt8(Self.absent & 0xFF))
-                bytes.append(UInt8(Self.absent >> 8))
-                continue
-            }
-            let utf8 =
-                text.utf8.count <= SampledContext.maximumText
-                ? Array(text.utf8) : Array(String(text.prefix(SampledContext.maximumText)).utf8)
-            let length = UInt16(min(utf8.count, Int(Self.absent) - 1))
-            bytes.append(UInt8(length & 0xFF))
-            bytes.append(UInt8(length >> 8))
-            bytes.append(contentsOf: utf8.prefix(Int(length)))
-        }
+        bytes.reserveCapacity(
+            2 * Field.allCases.count + (context.appInstanceId?.utf8.count ?? 0) + (context.appId?.utf8.count ?? 0)
+                + (context.appVersion?.utf8.count ?? 0) + (context.appBuild?.utf8.count ?? 0)
+                + (context.countryCode?.utf8.count ?? 0) + (context.languageCode?.utf8.count ?? 0))
+        // In `Field`'s order.
+        Self.pack(context.appInstanceId, into: &bytes)
+        Self.pack(context.appId, into: &bytes)
+        Self.pack(context.appVersion, into: &bytes)
+        Self.pack(context.appBuild, into: &bytes)
+        Self.pack(context.countryCode, into: &bytes)
+        Self.pack(context.languageCode, into: &bytes)
         self.texts = bytes
         platform = context.platform
         firstOpenTime = context.firstOpenTime
         customSignals = context.customSignals
         self.now = now
+    }
+
+    /// Appends `text`'s length and bytes to `bytes`.
+    private static func pack(_ text: String?, into bytes: inout [UInt8]) {
+        guard let text else {
+            bytes.append(UInt8(absent & 0xFF))
+            bytes.append(UInt8(absent >> 8))
+            return
+        }
+        // Cut by characters, as the stored sample cuts; a text of at most that many bytes is whole.
+        let kept =
+            text.utf8.count <= SampledContext.maximumText ? text : String(text.prefix(SampledContext.maximumText))
+        let length = UInt16(min(kept.utf8.count, Int(absent) - 1))
+        bytes.append(UInt8(length & 0xFF))
+        bytes.append(UInt8(length >> 8))
+        bytes.append(contentsOf: kept.utf8.prefix(Int(length)))
     }
 
     /// The context again (without what a sample does not keep: user properties, the OS version).
