@@ -118,20 +118,25 @@ public struct InsightCounts: Sendable {
             countAnswer(tally, position: position)
             return
         }
-        var label = InsightVersion.label(version)
-        var key = VersionKey(platform: platformName, version: label)
-        var slot = slots.slot(of: key)
-        if slot == nil, InsightVersion.isVersion(label) {
-            if versionsPerPlatform[platformName, default: 0] >= InsightVersion.maximumPerPlatform {
-                label = InsightVersion.other
-                key = VersionKey(platform: platformName, version: label)
-                slot = slots.slot(of: key)
+        let place = place(VersionKey(platform: platformName, version: InsightVersion.label(version)))
+        slots.count(at: place.slot, hash: hash)
+        countAnswer(tally, position: position)
+    }
+
+    /// Where `key` is counted, keeping the bound: its own slot, or once its platform has
+    /// `InsightVersion.maximumPerPlatform` versions, its platform's `(other)`; made when not counted yet.
+    private mutating func place(_ key: VersionKey) -> (slot: Int, key: VersionKey) {
+        if let slot = slots.slot(of: key) { return (slot, key) }
+        var key = key
+        if InsightVersion.isVersion(key.version) {
+            if versionsPerPlatform[key.platform, default: 0] >= InsightVersion.maximumPerPlatform {
+                key = VersionKey(platform: key.platform, version: InsightVersion.other)
+                if let slot = slots.slot(of: key) { return (slot, key) }
             } else {
-                versionsPerPlatform[platformName, default: 0] += 1
+                versionsPerPlatform[key.platform, default: 0] += 1
             }
         }
-        slots.count(at: slot ?? slots.insert(key), hash: hash)
-        countAnswer(tally, position: position)
+        return (slots.insert(key), key)
     }
 
     private mutating func countAnswer(_ tally: AnswerTally, position: Int?) {
@@ -174,18 +179,9 @@ public struct InsightCounts: Sendable {
     /// Adds one platform and version's count, keeping the bound; returns the key it was added under (the key
     /// itself, or its platform's `(other)`).
     @discardableResult public mutating func add(_ key: VersionKey, _ count: VersionCount) -> VersionKey {
-        var key = key
-        var slot = slots.slot(of: key)
-        if slot == nil, InsightVersion.isVersion(key.version) {
-            if versionsPerPlatform[key.platform, default: 0] >= InsightVersion.maximumPerPlatform {
-                key = VersionKey(platform: key.platform, version: InsightVersion.other)
-                slot = slots.slot(of: key)
-            } else {
-                versionsPerPlatform[key.platform, default: 0] += 1
-            }
-        }
-        slots.add(count, at: slot ?? slots.insert(key))
-        return key
+        let place = place(key)
+        slots.add(count, at: place.slot)
+        return place.key
     }
 
     /// Answers by parameter source (`parameter` set) and matched condition (`parameter` nil).
