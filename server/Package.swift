@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // JOSE for single sign-on: ID tokens verified against the provider's JWKS (no hand-written signature checks).
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
         // RE2 (Debian's libre2-dev, Homebrew's re2): its build flags come from pkg-config, its linking from here.
@@ -100,6 +102,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // TLS for webhook deliveries to https:// URLs.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/console")],
             swiftSettings: strict

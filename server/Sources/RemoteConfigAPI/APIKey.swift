@@ -14,6 +14,10 @@ public struct APIKey: Codable, Sendable, Equatable {
     public var createTime: Date
     /// The secret, shown once.
     public var key: String?
+    /// `users/<id>` of the person the key belongs to; null for a key with no owner.
+    public var owner: String?
+    /// When the key last opened an admin route, to the minute; null when never.
+    public var lastUsedTime: Date?
 
     public init(
         name: String, displayName: String, role: String, project: String?, keyPrefix: String, createTime: Date,
@@ -32,7 +36,7 @@ public struct APIKey: Codable, Sendable, Equatable {
     public var id: String { name.hasPrefix("apiKeys/") ? String(name.dropFirst("apiKeys/".count)) : name }
 
     private enum CodingKeys: String, CodingKey {
-        case name, displayName, role, project, keyPrefix, createTime, key
+        case name, displayName, role, project, keyPrefix, createTime, key, owner, lastUsedTime
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,5 +49,7 @@ public struct APIKey: Codable, Sendable, Equatable {
         try container.encode(keyPrefix, forKey: .keyPrefix)
         try container.encode(createTime, forKey: .createTime)
         try container.encodeIfPresent(key, forKey: .key)
+        try container.encode(owner, forKey: .owner)
+        try container.encode(lastUsedTime, forKey: .lastUsedTime)
     }
 }

@@ -5,8 +5,8 @@ import RemoteConfigCore
 /// key's role, …) as recorded.
 public struct AuditLogEntry: Codable, Sendable, Equatable {
     public var time: Date
-    /// The acting key's display name at the time.
-    public var actor: String
+    /// Who acted: the person and the key, with the key's display name at the time.
+    public var actor: Actor
     /// `apiKeys/<id>` of the acting key; null for events recorded before keys were.
     public var actorKey: String?
     /// `template.publish`, `apiKey.create`, …
@@ -17,7 +17,7 @@ public struct AuditLogEntry: Codable, Sendable, Equatable {
     public var project: String??
 
     public init(
-        time: Date, actor: String, actorKey: String?, action: String, detail: JSONValue, project: String?? = nil
+        time: Date, actor: Actor, actorKey: String?, action: String, detail: JSONValue, project: String?? = nil
     ) {
         self.time = time
         self.actor = actor
@@ -34,7 +34,12 @@ public struct AuditLogEntry: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         time = try container.decode(Date.self, forKey: .time)
-        actor = try container.decode(String.self, forKey: .actor)
+        // Servers before people were recorded wrote the key's display name alone.
+        if let name = try? container.decode(String.self, forKey: .actor) {
+            actor = Actor(user: nil, email: nil, key: nil, displayName: name)
+        } else {
+            actor = try container.decode(Actor.self, forKey: .actor)
+        }
         actorKey = try container.decodeIfPresent(String.self, forKey: .actorKey)
         action = try container.decode(String.self, forKey: .action)
         detail = try container.decode(JSONValue.self, forKey: .detail)

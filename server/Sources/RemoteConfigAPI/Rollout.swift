@@ -1,16 +1,7 @@
 /// A rollout as the admin API answers it.
 public struct Rollout: Codable, Sendable, Equatable {
     /// Who created it.
-    public struct Author: Codable, Sendable, Equatable {
-        /// `apiKeys/<id>`.
-        public var key: String?
-        public var displayName: String
-
-        public init(key: String?, displayName: String) {
-            self.key = key
-            self.displayName = displayName
-        }
-    }
+    public typealias Author = ActingKey
 
     /// A step as it was published.
     public struct HistoryEntry: Codable, Sendable, Equatable {

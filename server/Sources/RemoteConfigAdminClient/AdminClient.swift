@@ -114,7 +114,7 @@ public struct AdminClient: Sendable {
     }
 
     /// The API's error shape read from an answer, or a plain sentence when the body is something else.
-    static func error(_ response: Response) -> ServerError {
+    public static func error(_ response: Response) -> ServerError {
         let fallback = HTTPURLResponse.localizedString(forStatusCode: response.status)
         guard let body = try? APIDecoder.decode(ErrorBody.self, from: response.body) else {
             return ServerError(

@@ -13,6 +13,16 @@ public struct AppEnvironment: Sendable {
     public let templates: TemplateStore
     public let drafts: DraftStore
     public let changeRequests: ChangeRequestStore
+    /// People who signed in, their sessions, and the role bindings that give them roles.
+    public let users: UserStore
+    public let sessions: SessionStore
+    public let roleBindings: RoleBindingStore
+    /// Single sign-on with the team's provider; nil when it is not set up.
+    let signIn: SignIn?
+    /// Who calls an admin route, and what they may do.
+    let auth: Authenticator
+    /// Whether the console offers signing in with a pasted key.
+    public var consoleTokenSignIn = true
     /// What follows every publish on this server (metrics, this server's cache), whoever published.
     let publishing: Publishing
     /// The compiled published templates the fetch path serves.
@@ -64,7 +74,9 @@ public struct AppEnvironment: Sendable {
         cors: CORSPolicy = .none,
         storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10),
         insightsEnabled: Bool = true, insightsSampleSize: Int = 10_000,
-        webhookSettings: WebhookSettings = WebhookSettings(), accessLog: AccessLog? = nil
+        webhookSettings: WebhookSettings = WebhookSettings(), accessLog: AccessLog? = nil,
+        provider: OIDCProvider? = nil, sessionMaxAge: Duration = .seconds(43_200),
+        sessionIdleTimeout: Duration = .seconds(7_200)
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.cors = cors
@@ -76,6 +88,20 @@ public struct AppEnvironment: Sendable {
         self.templates = TemplateStore(database: database)
         self.drafts = DraftStore(database: database)
         self.changeRequests = ChangeRequestStore(database: database)
+        let users = UserStore(database: database)
+        self.users = users
+        let sessions = SessionStore(database: database, maxAge: sessionMaxAge, idleTimeout: sessionIdleTimeout)
+        self.sessions = sessions
+        let roleBindings = RoleBindingStore(database: database)
+        self.roleBindings = roleBindings
+        self.signIn = provider.map { provider in
+            SignIn(
+                provider: provider, states: SignInStateStore(database: database), users: users, sessions: sessions,
+                logger: logger)
+        }
+        self.auth = Authenticator(
+            keys: keys, sessions: sessions, users: users, bindings: roleBindings,
+            publicOrigin: (provider?.settings.publicURL ?? webhookSettings.publicURL).flatMap(origin(of:)))
         let heavyWork = HeavyWork()
         self.heavyWork = heavyWork
         self.published = PublishedTemplates(templates: templates, heavyWork: heavyWork, logger: logger)

@@ -19,7 +19,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     router.add(middleware: MetricsMiddleware(metrics: environment.metrics))
     router.add(middleware: ErrorMiddleware(routes: table, metrics: environment.metrics))
     let routes = Routes(router: router, table: table)
-    let auth = Authenticator(keys: environment.keys)
+    let auth = environment.auth
     OpsController(
         database: environment.database, published: environment.published, metrics: environment.metrics,
         streams: environment.streams
@@ -60,6 +60,18 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ).addRoutes(to: routes)
     AuditLogController(database: environment.database, auth: auth, access: access).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
+    SignInController(
+        signIn: environment.signIn, sessions: environment.sessions, auth: auth,
+        secureCookies: environment.signIn?.provider.settings.secureCookies ?? false,
+        tokenSignIn: environment.consoleTokenSignIn,
+        logger: Logger(label: "remote-config.sign-in")
+    ).addRoutes(to: routes)
+    DeviceSignInController(signIn: environment.signIn, sessions: environment.sessions).addRoutes(to: routes)
+    MeController(auth: auth).addRoutes(to: routes)
+    RoleBindingsController(bindings: environment.roleBindings, auth: auth).addRoutes(to: routes)
+    UsersController(
+        users: environment.users, sessions: environment.sessions, bindings: environment.roleBindings, auth: auth
+    ).addRoutes(to: routes)
     InsightsController(
         insights: environment.insights, projects: environment.projects, enabled: environment.insightsEnabled,
         auth: auth
@@ -83,9 +95,9 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
 /// (bootstrap admin key) that needs the pool running.
 public func buildApplication(
     configuration: ServerConfiguration, database: Database, logger: Logger, routes: RouteTable = RouteTable(),
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    provider: OIDCProvider? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let environment = AppEnvironment(
+    var environment = AppEnvironment(
         database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
         fetchRateLimit: configuration.fetchRateLimit,
         maxStreams: configuration.maxStreams
@@ -93,7 +105,9 @@ public func buildApplication(
         maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
         storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
         insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize,
-        webhookSettings: configuration.webhooks)
+        webhookSettings: configuration.webhooks, provider: provider, sessionMaxAge: configuration.sessionMaxAge,
+        sessionIdleTimeout: configuration.sessionIdleTimeout)
+    environment.consoleTokenSignIn = configuration.consoleTokenSignIn
     return buildApplication(
         configuration: configuration, environment: environment, logger: logger, routes: routes,
         onServerRunning: onServerRunning)
@@ -167,6 +181,9 @@ public func buildApplication(
             settings: webhooks, logger: logger))
     app.beforeServerStarts {
         try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
+        for member in configuration.signIn?.admins ?? [] {
+            try await environment.roleBindings.bootstrapAdmin(member: member)
+        }
         try await environment.published.synchronize()
         try await environment.clientKeys.synchronize()
     }

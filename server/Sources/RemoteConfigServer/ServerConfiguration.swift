@@ -57,6 +57,15 @@ public struct ServerConfiguration: Sendable {
     /// Instances each project's impact sample keeps.
     public var insightsSampleSize = 10_000
 
+    /// Single sign-on with an OpenID Connect provider; nil when it is not set up.
+    public var signIn: SignInSettings?
+    /// A person's session ends this long after sign-in (`--session-max-age`).
+    public var sessionMaxAge: Duration = .seconds(43_200)
+    /// A person's session ends after this long without a call (`--session-idle-timeout`).
+    public var sessionIdleTimeout: Duration = .seconds(7_200)
+    /// Whether the console offers signing in with a pasted key (`--console-token-sign-in`).
+    public var consoleTokenSignIn = true
+
     public init() {}
 
     /// A setting that cannot be used: names the flag and variable, and why.
@@ -101,6 +110,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard (0...1_000_000).contains(insightsSampleSize) else {
             throw Invalid("--insights-sample-size / RC_INSIGHTS_SAMPLE_SIZE: \(insightsSampleSize) is not 0-1000000")
+        }
+        guard sessionMaxAge > .zero, sessionIdleTimeout > .zero else {
+            throw Invalid("--session-max-age / --session-idle-timeout: must be positive")
         }
         try Self.checkWritable(dataDirectory, needed: databaseURL == nil)
     }

@@ -9,6 +9,10 @@ public struct AuditEvent: Sendable, Equatable {
     public let actor: String
     /// `apiKeys/<id>` of the acting key; nil for events recorded before keys were recorded.
     public let actorKey: String?
+    /// `users/<id>` of the person behind it; nil for keys without an owner and the server's own work.
+    public let actorUser: String?
+    /// The person's email at the time.
+    public let actorEmail: String?
     public let action: String
     /// The event's details as JSON text.
     public let detailJSON: String

@@ -10,7 +10,7 @@ public enum AuditLog {
         -> [AuditEvent]
     {
         try await database.run { client in
-            let columns = "event_id, time, project_id, actor, actor_key, action, detail::text"
+            let columns = "event_id, time, project_id, actor, actor_key, actor_user, actor_email, action, detail::text"
             let rows =
                 if let project {
                     try await client.query(
@@ -27,13 +27,13 @@ public enum AuditLog {
                         """)
                 }
             var events: [AuditEvent] = []
-            for try await (id, time, project, actor, key, action, detail) in rows.decode(
-                (Int64, Date, String?, String, String?, String, String).self)
+            for try await (id, time, project, actor, key, user, email, action, detail) in rows.decode(
+                (Int64, Date, String?, String, String?, String?, String?, String, String).self)
             {
                 events.append(
                     AuditEvent(
                         id: id, time: time, project: project, actor: actor, actorKey: key.map { "apiKeys/\($0)" },
-                        action: action, detailJSON: detail))
+                        actorUser: user.map { "users/\($0)" }, actorEmail: email, action: action, detailJSON: detail))
             }
             return events
         }
@@ -50,13 +50,14 @@ public enum AuditLog {
         let json = String(decoding: try encoder.encode(detail), as: UTF8.self)
         try await connection.query(
             """
-            INSERT INTO audit_events (project_id, actor, actor_key, action, detail)
-            VALUES (\(project), \(actor.displayName), \(actor.keyId), \(action), \(json)::json)
+            INSERT INTO audit_events (project_id, actor, actor_key, actor_user, actor_email, action, detail)
+            VALUES (\(project), \(actor.displayName), \(actor.keyId), \(actor.userId), \(actor.email), \(action),
+                \(json)::json)
             """, logger: logger)
     }
 }
 
 extension APIKey {
-    /// This key as the actor of a change.
-    public var auditActor: AuditActor { AuditActor(keyId: id, displayName: displayName) }
+    /// This key as the actor of a change (its owner, when it has one, is added by whoever knows them).
+    public var auditActor: AuditActor { AuditActor(keyId: id, displayName: displayName, userId: owner) }
 }

@@ -19,12 +19,16 @@ public struct ChangeRequest: Sendable, Equatable {
         public var isFinal: Bool { self == .published || self == .rejected || self == .cancelled }
     }
 
-    /// One key's approval.
+    /// One approval: a person's (through a session or one of their keys) or a key's without an owner.
     public struct Approval: Sendable, Equatable {
-        public let keyId: String
+        /// The key it was given with; nil for a person's session.
+        public let keyId: String?
         public let displayName: String
         public let time: Date
         public let comment: String
+        /// The person who approved; nil for a key without an owner.
+        public var userId: String? = nil
+        public var email: String? = nil
     }
 
     /// Who rejected or cancelled it.

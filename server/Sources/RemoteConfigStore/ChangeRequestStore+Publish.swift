@@ -87,7 +87,7 @@ extension ChangeRequestStore {
         let version = try await TemplateStore.publish(
             request.project,
             PublishRequest(
-                templateJSON: json, expectedVersion: nil, updateType: updateType, updateUser: actor.displayName,
+                templateJSON: json, expectedVersion: nil, updateType: updateType, updateUser: actor.updateUser,
                 updateOrigin: "CHANGE_REQUEST", description: request.description,
                 rollbackSource: request.rollbackSource, changeRequest: id),
             actor: actor, on: connection, logger: logger)

@@ -26,10 +26,10 @@ public struct ChangeRequestStore: Sendable {
             let rows = try await connection.query(
                 """
                 INSERT INTO change_requests (project_id, description, author_key, author_name, base_version,
-                    template, rollback_source, publish_time, auto_approved)
+                    template, rollback_source, publish_time, auto_approved, author_user, author_email)
                 VALUES (\(project), \(proposal.description), \(actor.keyId), \(actor.displayName), \(base),
                     \(proposal.templateJSON)::json, \(proposal.rollbackSource), \(proposal.publishTime),
-                    \(proposal.autoApproved))
+                    \(proposal.autoApproved), \(actor.userId), \(actor.email))
                 RETURNING request_id
                 """, logger: logger)
             var created: Int64?
@@ -90,15 +90,20 @@ public struct ChangeRequestStore: Sendable {
             guard !request.state.isFinal else {
                 throw ChangeRequestError.wrongState(id: id, state: request.state, action: "approve")
             }
-            guard let key = actor.keyId, key != request.author.keyId else {
+            // Four eyes means two people: never the author's identity, whichever session or key it acts through.
+            guard let identity = actor.identity, identity != request.author.identity,
+                actor.keyId == nil || actor.keyId != request.author.keyId
+            else {
                 throw ChangeRequestError.selfApproval(id: id)
             }
-            try await Self.checkNotAuthorsProxy(key, actor: actor, request: request, on: connection, logger: logger)
+            try await Self.checkNotAuthorsProxy(actor, request: request, on: connection, logger: logger)
             let rows = try await connection.query(
                 """
-                INSERT INTO change_request_approvals (request_id, key_id, display_name, comment)
-                VALUES (\(id), \(key), \(actor.displayName), \(comment))
-                ON CONFLICT (request_id, key_id) DO NOTHING RETURNING request_id
+                INSERT INTO change_request_approvals (request_id, key_id, display_name, comment, user_id, email,
+                    identity)
+                VALUES (\(id), \(actor.keyId), \(actor.displayName), \(comment), \(actor.userId), \(actor.email),
+                    \(identity))
+                ON CONFLICT (request_id, identity) DO NOTHING RETURNING request_id
                 """, logger: logger)
             var inserted = false
             for try await _ in rows { inserted = true }
@@ -131,7 +136,7 @@ public struct ChangeRequestStore: Sendable {
         -> ChangeRequest
     {
         try await close(project, id, to: .cancelled, comment: "", actor: actor, action: "cancel") { request in
-            if !asAdmin, actor.keyId == nil || actor.keyId != request.author.keyId {
+            if !asAdmin, actor.identity == nil || actor.identity != request.author.identity {
                 throw ChangeRequestError.notAuthor(id: id)
             }
         }
@@ -152,8 +157,8 @@ public struct ChangeRequestStore: Sendable {
             try await connection.query(
                 """
                 UPDATE change_requests SET state = \(state.rawValue), closed_by_key = \(actor.keyId),
-                    closed_by_name = \(actor.displayName), closed_at = now(), close_comment = \(comment),
-                    updated_at = now()
+                    closed_by_name = \(actor.email ?? actor.displayName), closed_at = now(), close_comment = \(comment),
+                    closed_by_user = \(actor.userId), updated_at = now()
                 WHERE request_id = \(id)
                 """, logger: logger)
             var detail = ["changeRequest": ChangeRequest.name(id)]
@@ -171,33 +176,38 @@ public struct ChangeRequestStore: Sendable {
         }
     }
 
-    /// Refuses an approval by a key that stands for the request's author: one whose display name is the
-    /// author's (ignoring case and surrounding spaces; an empty name says nothing), or one created after the request by the author's key
-    /// or by a key that key created in turn. Keys minted before the request (a lead's team) may approve.
+    /// Refuses an approval that stands for the request's author: a key whose display name is the author's
+    /// (ignoring case and surrounding spaces; an empty name says nothing), and a key of the author's lineage. A
+    /// key made by a key without an owner counts as the identity of the key that made it, so the approving key
+    /// may be neither one the author's key made (in turn, at any depth) nor one that made the author's key:
+    /// minting a second key gives no second pair of eyes, in either direction. Two keys made by the same key
+    /// are told apart. (A person's keys are theirs by owner, and compared as the person.)
     static func checkNotAuthorsProxy(
-        _ key: String, actor: AuditActor, request: ChangeRequest, on connection: PostgresConnection, logger: Logger
+        _ actor: AuditActor, request: ChangeRequest, on connection: PostgresConnection, logger: Logger
     ) async throws {
         func folded(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
         let name = folded(actor.displayName)
-        if request.author.keyId != nil, !name.isEmpty, name == folded(request.author.displayName) {
+        if request.author.keyId != nil, actor.userId == nil, !name.isEmpty, name == folded(request.author.displayName) {
             throw ChangeRequestError.selfApprovalByProxy(
                 id: request.id, why: "its display name is the author's (\(request.author.displayName))")
         }
-        guard let author = request.author.keyId else { return }
-        let rows = try await connection.query(
-            """
-            WITH RECURSIVE lineage (key_id, created_by, created_at, depth) AS (
-                SELECT key_id, created_by, created_at, 0 FROM api_keys WHERE key_id = \(key)
-                UNION ALL
-                SELECT k.key_id, k.created_by, k.created_at, l.depth + 1
-                FROM api_keys k JOIN lineage l ON k.key_id = l.created_by
-                WHERE l.depth < 64 AND l.created_at > \(request.createTime)
-            )
-            SELECT 1 FROM lineage WHERE created_by = \(author) AND created_at > \(request.createTime)
-            """, logger: logger)
-        for try await _ in rows {
-            throw ChangeRequestError.selfApprovalByProxy(
-                id: request.id, why: "it was created by the author's key after the change request was opened")
+        guard let author = request.author.keyId, let key = actor.keyId else { return }
+        for (descendant, ancestor, why) in [
+            (key, author, "it was made by the author's key, so it counts as the author"),
+            (author, key, "it made the author's key, so the author counts as it"),
+        ] {
+            let rows = try await connection.query(
+                """
+                WITH RECURSIVE lineage (key_id, created_by, depth) AS (
+                    SELECT key_id, created_by, 0 FROM api_keys WHERE key_id = \(descendant)
+                    UNION ALL
+                    SELECT k.key_id, k.created_by, l.depth + 1
+                    FROM api_keys k JOIN lineage l ON k.key_id = l.created_by
+                    WHERE l.depth < 64
+                )
+                SELECT 1 FROM lineage WHERE created_by = \(ancestor)
+                """, logger: logger)
+            for try await _ in rows { throw ChangeRequestError.selfApprovalByProxy(id: request.id, why: why) }
         }
     }
 
@@ -213,8 +223,8 @@ public struct ChangeRequestStore: Sendable {
                 SELECT r.request_id,
                     CASE WHEN r.publish_time IS NOT NULL
                               AND (NOT p.require_approval OR r.auto_approved
-                                   OR count(a.key_id) >= p.approvals_required) THEN 'SCHEDULED'
-                         WHEN r.auto_approved OR count(a.key_id) >= p.approvals_required THEN 'APPROVED'
+                                   OR count(a.identity) >= p.approvals_required) THEN 'SCHEDULED'
+                         WHEN r.auto_approved OR count(a.identity) >= p.approvals_required THEN 'APPROVED'
                          ELSE 'OPEN' END AS next
                 FROM change_requests r
                 JOIN projects p ON p.project_id = r.project_id
@@ -258,7 +268,7 @@ public struct ChangeRequestStore: Sendable {
         r.request_id, r.project_id, r.state, r.description, r.author_key, r.author_name, r.base_version, \
         \(template ? "r.template::text" : "NULL::text"), r.rollback_source, r.publish_time, r.created_at, \
         r.updated_at, r.published_version, r.closed_by_key, r.closed_by_name, r.closed_at, r.close_comment, \
-        r.auto_approved
+        r.auto_approved, r.author_user, r.author_email, r.closed_by_user
         """
     }
 
@@ -268,7 +278,7 @@ public struct ChangeRequestStore: Sendable {
     {
         typealias Row = (
             Int64, String, String, String, String?, String, Int64, String?, Int64?, Date?, Date, Date, Int64?,
-            String?, String?, Date?, String?, Bool
+            String?, String?, Date?, String?, Bool, String?, String?, String?
         )
         var read: [Row] = []
         for try await row in rows.decode(Row.self) { read.append(row) }
@@ -277,13 +287,16 @@ public struct ChangeRequestStore: Sendable {
         var approvals: [Int64: [ChangeRequest.Approval]] = [:]
         let approvalRows = try await connection.query(
             """
-            SELECT request_id, key_id, display_name, approved_at, comment FROM change_request_approvals
-            WHERE request_id = ANY(\(ids)) ORDER BY approved_at, key_id
+            SELECT request_id, key_id, display_name, approved_at, comment, user_id, email
+            FROM change_request_approvals
+            WHERE request_id = ANY(\(ids)) ORDER BY approved_at, identity
             """, logger: logger)
-        for try await (id, key, name, time, comment) in approvalRows.decode((Int64, String, String, Date, String).self)
+        for try await (id, key, name, time, comment, user, email) in approvalRows.decode(
+            (Int64, String?, String, Date, String, String?, String?).self)
         {
             approvals[id, default: []].append(
-                ChangeRequest.Approval(keyId: key, displayName: name, time: time, comment: comment))
+                ChangeRequest.Approval(
+                    keyId: key, displayName: name, time: time, comment: comment, userId: user, email: email))
         }
         return read.map { row in
             let closure = row.15.map { time in
@@ -291,7 +304,8 @@ public struct ChangeRequestStore: Sendable {
             }
             return ChangeRequest(
                 id: row.0, project: row.1, state: ChangeRequest.State(rawValue: row.2) ?? .open, description: row.3,
-                author: AuditActor(keyId: row.4, displayName: row.5), baseVersion: row.6, templateJSON: row.7,
+                author: AuditActor(keyId: row.4, displayName: row.5, userId: row.18, email: row.19),
+                baseVersion: row.6, templateJSON: row.7,
                 rollbackSource: row.8, publishTime: row.9, createTime: row.10, updateTime: row.11,
                 publishedVersion: row.12, approvals: approvals[row.0] ?? [], closure: closure, autoApproved: row.17)
         }

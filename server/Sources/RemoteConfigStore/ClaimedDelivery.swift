@@ -15,4 +15,7 @@ public struct ClaimedDelivery: Sendable {
     public let attempts: Int
     public let createTime: Date
     public let leaseToken: UUID
+    /// The person behind the event (`<id>` of `users/<id>`); nil for keys without an owner and the server.
+    public var actorUser: String? = nil
+    public var actorEmail: String? = nil
 }

@@ -90,7 +90,7 @@ public struct DraftStore: Sendable {
             let request = PublishRequest(
                 templateJSON: json, expectedVersion: nil,
                 updateType: draft.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE",
-                updateUser: actor.displayName, updateOrigin: origin,
+                updateUser: actor.updateUser, updateOrigin: origin,
                 description: description)
             let stored = try await TemplateStore.publish(
                 project, request, actor: actor, on: connection, logger: database.logger)

@@ -15,6 +15,13 @@ public struct KeyStore: Sendable {
     public func create(displayName: String, role: Role, project: String?, actor: AuditActor) async throws -> (
         APIKey, String
     ) {
+        try await create(displayName: displayName, role: role, project: project, owner: actor.userId, actor: actor)
+    }
+
+    /// Creates a key that belongs to `owner` (a person's id; nil for none) and returns it with its secret.
+    public func create(displayName: String, role: Role, project: String?, owner: String?, actor: AuditActor)
+        async throws -> (APIKey, String)
+    {
         let secret = KeySecret.generate(role: role)
         let id = Self.newID()
         let key = try await database.transaction { connection in
@@ -30,9 +37,10 @@ public struct KeyStore: Sendable {
             }
             let rows = try await connection.query(
                 """
-                INSERT INTO api_keys (key_id, display_name, role, project_id, key_hash, key_prefix, created_by)
+                INSERT INTO api_keys (key_id, display_name, role, project_id, key_hash, key_prefix, created_by,
+                    owner_user)
                 VALUES (\(id), \(displayName), \(role.rawValue), \(project), \(KeySecret.hash(secret)), \(KeySecret.prefix(of: secret)),
-                    \(actor.keyId))
+                    \(actor.keyId), \(owner))
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger)
             guard let key = try await Self.decode(rows).first else { throw StoreError.notFound("key") }
@@ -46,11 +54,15 @@ public struct KeyStore: Sendable {
         return (key, secret)
     }
 
-    /// Keys not revoked, oldest first; only those of `project` when given.
-    public func list(project: String? = nil) async throws -> [APIKey] {
+    /// Keys not revoked, oldest first; only those of `project` when given, only `owner`'s when given.
+    public func list(project: String? = nil, owner: String? = nil) async throws -> [APIKey] {
         try await database.run { client in
             let rows =
-                if let project {
+                if let owner {
+                    try await client.query(
+                        "SELECT \(unescaped: Self.columns) FROM api_keys WHERE revoked_at IS NULL AND owner_user = \(owner) ORDER BY created_at, key_id"
+                    )
+                } else if let project {
                     try await client.query(
                         "SELECT \(unescaped: Self.columns) FROM api_keys WHERE revoked_at IS NULL AND project_id = \(project) ORDER BY created_at, key_id"
                     )
@@ -106,12 +118,22 @@ public struct KeyStore: Sendable {
         }
     }
 
-    /// The active key whose secret this is, or nil.
+    /// The active key whose secret this is, or nil. Records its use, to the minute.
     public func authenticate(secret: String) async throws -> APIKey? {
         let hash = KeySecret.hash(secret)
         return try await database.run { client in
+            // One statement: the key, and its last use moved on when the minute changed (a write at most once a
+            // minute per key, not one per call).
             let rows = try await client.query(
-                "SELECT \(unescaped: Self.columns) FROM api_keys WHERE key_hash = \(hash) AND revoked_at IS NULL")
+                """
+                WITH found AS (SELECT key_id FROM api_keys WHERE key_hash = \(hash) AND revoked_at IS NULL),
+                touched AS (
+                    UPDATE api_keys SET last_used_at = date_trunc('minute', now())
+                    WHERE key_id IN (SELECT key_id FROM found)
+                      AND (last_used_at IS NULL OR last_used_at < date_trunc('minute', now()))
+                )
+                SELECT \(unescaped: Self.columns) FROM api_keys WHERE key_id IN (SELECT key_id FROM found)
+                """)
             return try await Self.decode(rows).first
         }
     }
@@ -140,17 +162,17 @@ public struct KeyStore: Sendable {
         }
     }
 
-    static let columns = "key_id, display_name, role, project_id, key_prefix, created_at"
+    static let columns = "key_id, display_name, role, project_id, key_prefix, created_at, owner_user, last_used_at"
 
     static func decode(_ rows: PostgresRowSequence) async throws -> [APIKey] {
         var keys: [APIKey] = []
-        for try await (id, name, role, project, prefix, created) in rows.decode(
-            (String, String, String, String?, String, Date).self)
+        for try await (id, name, role, project, prefix, created, owner, used) in rows.decode(
+            (String, String, String, String?, String, Date, String?, Date?).self)
         {
             keys.append(
                 APIKey(
                     id: id, displayName: name, role: Role(rawValue: role) ?? .viewer, project: project,
-                    keyPrefix: prefix, createTime: created))
+                    keyPrefix: prefix, createTime: created, owner: owner, lastUsedTime: used))
         }
         return keys
     }
@@ -168,12 +190,12 @@ extension KeyStore {
             let rows = try await client.query(
                 "SELECT key_hash, \(unescaped: Self.columns) FROM api_keys WHERE revoked_at IS NULL")
             var result: [(hash: Data, key: APIKey)] = []
-            for try await (hash, id, name, role, project, prefix, created) in rows.decode(
-                (Data, String, String, String, String?, String, Date).self)
+            for try await (hash, id, name, role, project, prefix, created, owner, used) in rows.decode(
+                (Data, String, String, String, String?, String, Date, String?, Date?).self)
             {
                 let key = APIKey(
                     id: id, displayName: name, role: Role(rawValue: role) ?? .viewer, project: project,
-                    keyPrefix: prefix, createTime: created)
+                    keyPrefix: prefix, createTime: created, owner: owner, lastUsedTime: used)
                 result.append((hash, key))
             }
             return result

@@ -16,9 +16,10 @@ extension RolloutStore {
         if !rollout.description.isEmpty { description = rollout.description + " (" + description + ")" }
         let rows = try await connection.query(
             """
-            INSERT INTO change_requests (project_id, description, author_key, author_name, base_version, template)
+            INSERT INTO change_requests (project_id, description, author_key, author_name, base_version, template,
+                author_user, author_email)
             VALUES (\(rollout.project), \(String(description.prefix(500))), \(actor.keyId), \(actor.displayName),
-                \(base), \(templateJSON)::json)
+                \(base), \(templateJSON)::json, \(actor.userId), \(actor.email))
             RETURNING request_id
             """, logger: logger)
         var created: Int64?

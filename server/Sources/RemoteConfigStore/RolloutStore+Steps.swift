@@ -81,7 +81,7 @@ extension RolloutStore {
             rollout.project,
             PublishRequest(
                 templateJSON: templateJSON, expectedVersion: nil, updateType: "INCREMENTAL_UPDATE",
-                updateUser: actor.displayName, updateOrigin: "ROLLOUT", description: description, rollout: rollout.id),
+                updateUser: actor.updateUser, updateOrigin: "ROLLOUT", description: description, rollout: rollout.id),
             actor: actor, on: connection, logger: logger)
     }
 

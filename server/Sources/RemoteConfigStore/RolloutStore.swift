@@ -34,9 +34,10 @@ public struct RolloutStore: Sendable {
             let rows = try await connection.query(
                 """
                 INSERT INTO rollouts (project_id, parameter, value, audience, steps, description, state,
-                    halt_token_hash, author_key, author_name)
+                    halt_token_hash, author_key, author_name, author_user, author_email)
                 VALUES (\(project), \(plan.parameter), \(plan.value), \(plan.audience), \(steps)::json,
-                    \(plan.description), 'PROPOSED', \(KeySecret.hash(token)), \(actor.keyId), \(actor.displayName))
+                    \(plan.description), 'PROPOSED', \(KeySecret.hash(token)), \(actor.keyId), \(actor.displayName),
+                    \(actor.userId), \(actor.email))
                 RETURNING rollout_id
                 """, logger: logger)
             var created: Int64?

@@ -65,11 +65,13 @@ extension WebhookStore {
                     lease_until = clock_timestamp() + make_interval(secs => \(seconds))
                 WHERE seq = ANY (\(claimed))
                 RETURNING seq, delivery_id, webhook_id, event_type, actor_key, actor_name, data::text, body, attempts,
-                    created_at
+                    created_at, actor_user, actor_email
                 """, logger: logger)
-            var found: [(Int64, String, String, String, String?, String, String, String?, Int32, Date)] = []
+            var found:
+                [(Int64, String, String, String, String?, String, String, String?, Int32, Date, String?, String?)] =
+                    []
             for try await row in updated.decode(
-                (Int64, String, String, String, String?, String, String, String?, Int32, Date).self)
+                (Int64, String, String, String, String?, String, String, String?, Int32, Date, String?, String?).self)
             {
                 found.append(row)
             }
@@ -80,12 +82,13 @@ extension WebhookStore {
                     logger: logger))
             let byID = Dictionary(webhooks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var result: [ClaimedDelivery] = []
-            for (seq, id, webhookID, type, actorKey, actorName, data, body, attempts, created) in found {
+            for (seq, id, webhookID, type, actorKey, actorName, data, body, attempts, created, user, email) in found {
                 guard let webhook = byID[webhookID] else { continue }
                 result.append(
                     ClaimedDelivery(
                         seq: seq, id: id, webhook: webhook, type: type, actorKey: actorKey, actorName: actorName,
-                        dataJSON: data, body: body, attempts: Int(attempts), createTime: created, leaseToken: token))
+                        dataJSON: data, body: body, attempts: Int(attempts), createTime: created, leaseToken: token,
+                        actorUser: user, actorEmail: email))
             }
             return result.sorted { $0.seq < $1.seq }
         }

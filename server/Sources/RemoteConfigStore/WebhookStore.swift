@@ -137,9 +137,9 @@ public struct WebhookStore: Sendable {
         try await connection.query(
             """
             INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key, actor_name,
-                data)
+                data, actor_user, actor_email)
             SELECT gen_random_uuid()::text, webhook_id, project_id, \(type), \(actor.keyId), \(actor.displayName),
-                \(dataJSON)::json
+                \(dataJSON)::json, \(actor.userId), \(actor.email)
             FROM webhooks
             WHERE project_id = \(project) AND enabled AND (\(type) = ANY (events) OR '*' = ANY (events))
             ORDER BY webhook_id
@@ -152,9 +152,9 @@ public struct WebhookStore: Sendable {
             let rows = try await client.query(
                 """
                 INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key,
-                    actor_name, data)
+                    actor_name, data, actor_user, actor_email)
                 SELECT gen_random_uuid()::text, webhook_id, project_id, 'ping', \(actor.keyId), \(actor.displayName),
-                    '{}'::json
+                    '{}'::json, \(actor.userId), \(actor.email)
                 FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)
                 RETURNING delivery_id
                 """)

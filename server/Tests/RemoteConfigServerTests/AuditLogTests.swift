@@ -29,10 +29,10 @@ import Testing
 
             let log = try Self.events(try await app.call(.get, "/v1/projects/shop-app/auditLog"))
             let publish = try #require(log.first { $0.action == "template.publish" })
-            #expect(publish.actor == "bootstrap admin")
+            #expect(publish.actor.displayName == "bootstrap admin")
             #expect(publish.actorKey == impostorName)
             let projectCreate = try #require(log.first { $0.action == "project.create" })
-            #expect(projectCreate.actor == "bootstrap admin")
+            #expect(projectCreate.actor.displayName == "bootstrap admin")
             let bootstrapKey = try #require(projectCreate.actorKey)
             #expect(bootstrapKey.hasPrefix("apiKeys/") && bootstrapKey != impostorName)
             let keyCreate = try #require(log.first { $0.action == "apiKey.create" })

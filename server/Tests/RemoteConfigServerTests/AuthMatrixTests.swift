@@ -3,6 +3,7 @@ import HTTPTypes
 import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigServer
+import RemoteConfigStore
 import RemoteConfigTestSupport
 import Testing
 
@@ -61,6 +62,17 @@ import Testing
         "POST /v1/projects/{p}/rollouts/{id}:resume": ("editor", true),
         "POST /v1/projects/{p}/rollouts/{id}:halt": ("editor", true),
         "POST /v1/projects/{p}/rollouts/{id}:complete": ("editor", true),
+        // Any caller but a client key: who it is and its roles.
+        "GET /v1/me": ("viewer", true),
+        // Signing out takes a session; with a key it is 400, not a refusal.
+        "POST /console/auth/logout": ("viewer", true),
+        // A project's admin binds people on that project (the body names it), an admin of all on all.
+        "POST /v1/roleBindings": ("admin", true),
+        "GET /v1/roleBindings": ("admin", false),
+        "DELETE /v1/roleBindings/{id}": ("admin", false),
+        "GET /v1/users": ("admin", false),
+        "GET /v1/users/{id}/sessions": ("admin", false),
+        "DELETE /v1/users/{id}/sessions": ("admin", false),
     ]
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
@@ -69,6 +81,9 @@ import Testing
         "POST /ofrep/v1/evaluate/flags/{key}", "GET /console", "GET /console/{file}",
         // A rollout's halt token, no API key, opens it (RolloutHaltHookTests.theTokenOpensNothingElse).
         "POST /v1/rollouts/{id}:halt",
+        // Signing in: before anyone is anybody (SignInTests, server/Tests/OIDC/sso_test.py).
+        "GET /console/auth/config", "GET /console/auth/login", "GET /console/auth/callback", "POST /v1/auth/device",
+        "POST /v1/auth/device:token",
     ]
     static let roles = ["viewer", "editor", "admin"]
 
@@ -95,10 +110,11 @@ import Testing
                 // A victim key per request, so DELETE has something to act on.
                 let victim = try await app.createKey(role: "viewer", project: "shop-app")
                 // A change request per request too, opened by a key that may then act on it (a cancel by its
-                // author; anything else by another key than the editor, who approves).
+                // author; anything else by another key than the editor, who approves: a sibling of it, since
+                // the key that made the editor's key counts as the editor's identity).
                 var id = victim.id
                 if route.path.contains("/changeRequests/") {
-                    let author = route.path.hasSuffix(":cancel") ? keys["editor"]! : TestApp.adminToken
+                    let author = route.path.hasSuffix(":cancel") ? keys["editor"]! : keys["admin"]!
                     let created = try await app.call(
                         .post, "/v1/projects/shop-app/remoteConfig/changeRequests", token: author,
                         body: CreateChangeRequestRequest(template: ["parameters": [:]]))
@@ -113,6 +129,13 @@ import Testing
                         .post, "/v1/projects/shop-app/rollouts",
                         body: RolloutCreate(parameter: parameter, value: "b", steps: [RolloutStep(percent: 10)]))
                     id = String(try created.decode(Rollout.self).name.dropFirst("rollouts/".count))
+                }
+                if route.path.hasPrefix("/v1/users/{id}") {
+                    let person = try await UserStore(database: app.database).signedIn(
+                        SignedInPerson(
+                            issuer: "https://sso.example.com", subject: UUID().uuidString, email: "p@example.com",
+                            emailVerified: true, displayName: "P", groups: []))
+                    id = person.id
                 }
                 if route.path.contains("/webhooks/{id}") {
                     let created = try await app.call(

@@ -191,7 +191,7 @@ import Testing
             let log = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageSize=3")
             let events = try #require(log.value["events"]?.arrayValue)
             #expect(events.map { $0["action"] } == ["template.rollback", "draft.discard", "draft.save"])
-            #expect(events.first?["actor"] == "bootstrap admin")
+            #expect(events.first?["actor"]?["displayName"] == "bootstrap admin")
             let token = try #require(log.value["nextPageToken"]?.stringValue)
             let next = try await app.call(.get, "/v1/projects/shop-app/auditLog?pageToken=\(token)")
             let rest = next.value["events"]?.arrayValue?.map { $0["action"] }

@@ -18,7 +18,9 @@ import Testing
         try await TestApp.run(routes: table) { app in
             try await app.createProject("shop-app")
             #expect(table.routes.count > 20)
-            for route in table.routes {
+            // The sign-in callback is the one route another server redirects to: providers add parameters of their
+            // own there (`session_state`, `iss`, Google's `authuser`), so it takes unknown ones (SignInTests).
+            for route in table.routes where route.path != "/console/auth/callback" {
                 let reply = try await app.call(route.method, Self.concrete(route.path) + "?bogus=1")
                 #expect(reply.status == 400, "\(route): \(reply.status) \(reply.text)")
                 #expect(reply.errorFields == ["bogus"], "\(route)")

@@ -56,7 +56,10 @@ import Testing
                 INSERT INTO change_requests (request_id, project_id, author_key, author_name, base_version, template)
                 VALUES (1, 'shop-app', 'author', 'Author', 0, '{}')
                 """,
-                "INSERT INTO change_request_approvals (request_id, key_id, display_name) VALUES (1, 'other', 'Other')",
+                """
+                INSERT INTO change_request_approvals (request_id, key_id, display_name, identity)
+                VALUES (1, 'other', 'Other', 'key:other')
+                """,
             ] {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
@@ -71,15 +74,24 @@ import Testing
                 ("UPDATE change_requests SET state = 'REJECTED'", "rejected by nobody"),
                 ("UPDATE change_requests SET state = 'MERGED'", "an unknown state"),
                 (
-                    "INSERT INTO change_request_approvals (request_id, key_id, display_name) VALUES (1, 'other', 'Again')",
+                    """
+                    INSERT INTO change_request_approvals (request_id, key_id, display_name, identity)
+                    VALUES (1, 'other', 'Again', 'key:other')
+                    """,
                     "a second approval by one key"
                 ),
                 (
-                    "INSERT INTO change_request_approvals (request_id, key_id, display_name) VALUES (1, 'author', 'Me')",
+                    """
+                    INSERT INTO change_request_approvals (request_id, key_id, display_name, identity)
+                    VALUES (1, 'author', 'Me', 'key:author')
+                    """,
                     "the author's approval"
                 ),
                 (
-                    "INSERT INTO change_request_approvals (request_id, key_id, display_name) VALUES (2, 'other', 'X')",
+                    """
+                    INSERT INTO change_request_approvals (request_id, key_id, display_name, identity)
+                    VALUES (2, 'other', 'X', 'key:other')
+                    """,
                     "an approval of no request"
                 ),
                 ("UPDATE projects SET approvals_required = 0", "fewer than one approval required"),

@@ -12,6 +12,8 @@ import RemoteConfigStore
 /// An in-process application on a database of its own, with a known admin token.
 public struct TestApp {
     public static let adminToken = "rc_admin_testBootstrapToken0000000000000"
+    /// The global admin key `Session.createKey` makes keys with (no key made it).
+    public static let keyMakerToken = "rc_admin_testKeyMaker0000000000000000000"
 
     /// Runs `body` against a fresh application and database.
     @discardableResult
@@ -52,7 +54,8 @@ public struct TestApp {
             maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
             storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
             insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize,
-            webhookSettings: configuration.webhooks, accessLog: accessLog)
+            webhookSettings: configuration.webhooks, accessLog: accessLog, sessionMaxAge: configuration.sessionMaxAge,
+            sessionIdleTimeout: configuration.sessionIdleTimeout)
         adjust(&adjusted)
         let environment = adjusted
         let app = PoolFirstApplication(
@@ -136,12 +139,17 @@ public struct TestApp {
             }
         }
 
-        /// Creates a key and returns its secret and id.
+        /// Creates a key and returns its secret and id. The key is made by the suite's key maker, a global admin
+        /// key of its own lineage, not by the admin token: a key counts as the identity of the key that made it,
+        /// so keys the admin token made could neither approve the admin token's change requests nor have theirs
+        /// approved by it. Tests of that rule make their keys with the key that is to make them.
         public func createKey(role: String, project: String? = nil, name: String? = nil) async throws -> (
             secret: String, id: String
         ) {
             do {
-                let key = try await admin.createKey(role: role, project: project, name: name)
+                try await database.ensureKeyMaker(token: TestApp.keyMakerToken)
+                let key = try await admin.with(token: TestApp.keyMakerToken).createKey(
+                    role: role, project: project, name: name)
                 return (key.key ?? "", key.id)
             } catch let failure as AdminCallFailure {
                 throw SetupFailure(description: "could not create key: \(failure.text)")

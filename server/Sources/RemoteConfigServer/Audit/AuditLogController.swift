@@ -40,7 +40,9 @@ struct AuditLogController {
     /// An event as the API writes it; the log of all projects also says which project each event changed.
     static func entry(_ event: AuditEvent, withProject: Bool) -> AuditLogEntry {
         AuditLogEntry(
-            time: event.time, actor: event.actor, actorKey: event.actorKey, action: event.action,
+            time: event.time,
+            actor: Actor(user: event.actorUser, email: event.actorEmail, key: event.actorKey, displayName: event.actor),
+            actorKey: event.actorKey, action: event.action,
             detail: (try? JSONValue(parsing: event.detailJSON)) ?? .object([:]),
             project: withProject ? .some(event.project) : nil)
     }

@@ -10,15 +10,16 @@ enum ChangeRequestJSON {
         var body = RemoteConfigAPI.ChangeRequest(
             name: RemoteConfigStore.ChangeRequest.name(request.id), state: request.state.rawValue,
             description: request.description,
-            author: actor(keyId: request.author.keyId, displayName: request.author.displayName),
+            author: actor(request.author),
             baseVersionNumber: String(request.baseVersion), createTime: request.createTime,
             updateTime: request.updateTime, publishTime: request.publishTime,
             template: try request.templateJSON.map { try JSONValue(parsing: $0) },
             rollbackSource: request.rollbackSource.map(String.init), autoApproved: request.autoApproved ? true : nil,
             approvals: request.approvals.map { approval in
                 ChangeRequestReview(
-                    key: "apiKeys/\(approval.keyId)", displayName: approval.displayName,
-                    time: approval.time, comment: approval.comment)
+                    key: approval.keyId.map { "apiKeys/\($0)" }, displayName: approval.displayName,
+                    time: approval.time, comment: approval.comment, user: approval.userId.map { "users/\($0)" },
+                    email: approval.email)
             },
             publishedVersionNumber: request.publishedVersion.map(String.init))
         if let closure = request.closure {
@@ -30,9 +31,16 @@ enum ChangeRequestJSON {
         return body
     }
 
-    /// `{"key": "apiKeys/<id>", "displayName"}`; `key` is null for the server's own actions.
+    /// `{"key": "apiKeys/<id>", "displayName", "user", "email"}`; `key` is null for the server's own actions.
     static func actor(keyId: String?, displayName: String) -> ActingKey {
         ActingKey(key: keyId.map { "apiKeys/\($0)" }, displayName: displayName)
+    }
+
+    /// An actor with the person behind it.
+    static func actor(_ actor: AuditActor) -> ActingKey {
+        ActingKey(
+            key: actor.keyId.map { "apiKeys/\($0)" }, displayName: actor.displayName,
+            user: actor.userId.map { "users/\($0)" }, email: actor.email)
     }
 
     /// A review's comment, checked for length.

@@ -158,7 +158,7 @@ struct ChangeRequestsController {
         let (project, key) = try await access.project(request, context, .editor)
         let id = try Self.id(context)
         let cancelled = try await changeRequests.cancel(
-            project, id, actor: key.auditActor, asAdmin: key.role.covers(.admin))
+            project, id, actor: key.auditActor, asAdmin: key.role(on: project)?.covers(.admin) == true)
         return try JSONResponse.make(try ChangeRequestJSON.body(cancelled))
     }
 

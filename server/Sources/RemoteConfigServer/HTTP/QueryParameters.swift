@@ -24,6 +24,19 @@ enum QueryParameters {
         }
     }
 
+    /// Throws 400 `REPEATED_PARAMETER` when a parameter of `query` comes twice; any name is taken (a route that
+    /// another server redirects to, with parameters of its own).
+    static func checkRepeats(_ query: Substring?) throws(APIError) {
+        guard let query, !query.isEmpty else { return }
+        var seen = Set<String>()
+        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let name = decode(item.prefix { $0 != "=" })
+            guard seen.insert(name).inserted else {
+                throw APIError.invalidField(name, reason: "REPEATED_PARAMETER", "query parameter '\(name)' is repeated")
+            }
+        }
+    }
+
     /// `check` for a request's URI.
     static func check(_ uri: URI, allowed: Set<String>) throws(APIError) {
         try check(uri.query.map { Substring($0) }, allowed: allowed)

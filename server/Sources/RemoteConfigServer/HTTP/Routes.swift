@@ -16,15 +16,21 @@ struct Routes {
         return copy
     }
 
+    /// `strict: false` lets other query parameters through: only for a route that someone else's server
+    /// redirects to (the sign-in callback, where providers add their own, such as `session_state`).
     func on(
-        _ method: HTTPRequest.Method, _ path: String, query: Set<String> = [],
+        _ method: HTTPRequest.Method, _ path: String, query: Set<String> = [], strict: Bool = true,
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response
     ) {
         let allowed = query.union(sharedQuery)
         table.recordQuery(method, path, query: allowed)
         router.on(RouterPath(path), method: method) { request, context in
             // Before the handler, so a misspelt `validateOnly` never reaches the code that publishes.
-            try QueryParameters.check(request.uri, allowed: allowed)
+            if strict {
+                try QueryParameters.check(request.uri, allowed: allowed)
+            } else {
+                try QueryParameters.checkRepeats(request.uri.query.map { Substring($0) })
+            }
             return try await handler(request, context)
         }
     }

@@ -7,8 +7,8 @@ struct ProjectAccess: Sendable {
     let auth: Authenticator
     let projects: ProjectStore
 
-    /// The project of the route (`{p}`) and the caller's key; 401/403 for the key, 404 for the project.
-    func project(_ request: Request, _ context: AppRequestContext, _ role: Role) async throws -> (String, APIKey) {
+    /// The project of the route (`{p}`) and the caller; 401/403 for the key, 404 for the project.
+    func project(_ request: Request, _ context: AppRequestContext, _ role: Role) async throws -> (String, Caller) {
         let project = try context.parameters.require("p")
         let key = try await auth.require(role, on: .project(project), request)
         guard try await projects.get(project) != nil else {

@@ -40,7 +40,8 @@ struct ProjectsController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let key = try await auth.require(.viewer, on: .any, request)
-        let found = try await projects.list(only: key.project)
+        let visible = key.projects(with: .viewer)
+        let found = try await projects.list(only: key.project).filter { visible?.contains($0.projectId) ?? true }
         return try JSONResponse.make(ProjectList(projects: found.map(Self.body)))
     }
 

@@ -21,7 +21,7 @@ enum RolloutWire {
             endTime: rollout.endTime.map(JSONResponse.timestamp),
             createTime: JSONResponse.timestamp(rollout.createTime),
             updateTime: JSONResponse.timestamp(rollout.updateTime),
-            author: .init(key: rollout.author.keyId.map { "apiKeys/\($0)" }, displayName: rollout.author.displayName),
+            author: ChangeRequestJSON.actor(rollout.author),
             history: rollout.history.map {
                 .init(
                     step: $0.step, percent: $0.percent, versionNumber: String($0.versionNumber),

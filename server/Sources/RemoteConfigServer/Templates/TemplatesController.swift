@@ -58,7 +58,7 @@ struct TemplatesController {
         }
         let publishRequest = PublishRequest(
             templateJSON: prepared.storedJSON, expectedVersion: expected,
-            updateType: expected == nil ? "FORCED_UPDATE" : "INCREMENTAL_UPDATE", updateUser: key.displayName,
+            updateType: expected == nil ? "FORCED_UPDATE" : "INCREMENTAL_UPDATE", updateUser: key.auditActor.updateUser,
             updateOrigin: Self.origin(template.version?.updateOrigin), description: template.version?.description ?? "")
 
         if try request.flag("validateOnly") {
@@ -107,7 +107,7 @@ struct TemplatesController {
         }
         let publishRequest = PublishRequest(
             templateJSON: source.templateJSON, expectedVersion: nil, updateType: "ROLLBACK",
-            updateUser: key.displayName, updateOrigin: Self.origin(body.updateOrigin),
+            updateUser: key.auditActor.updateUser, updateOrigin: Self.origin(body.updateOrigin),
             description: "Rollback to version \(number)", rollbackSource: number)
         let stored = try await publishing.run {
             try await templates.publish(project, publishRequest, actor: key.auditActor)

@@ -32,7 +32,10 @@ struct SlackMessage {
     }
 
     private var project: String { delivery.webhook.project }
-    private var actor: String { delivery.actorName.isEmpty ? "the server" : delivery.actorName }
+    private var actor: String {
+        if let email = delivery.actorEmail { return email }
+        return delivery.actorName.isEmpty ? "the server" : delivery.actorName
+    }
 
     private var headline: String {
         let version = facts["versionNumber"]?.stringValue ?? "?"

@@ -25,10 +25,12 @@ struct WebhookPayload: Sendable {
                 SlackMessage(delivery: delivery, facts: facts, diff: diff, publicURL: publicURL).json
             ).jsonText
         }
-        var actor: JSONObject = ["displayName": .string(delivery.actorName)]
-        if let key = delivery.actorKey {
-            actor = ["key": .string("apiKeys/\(key)"), "displayName": .string(delivery.actorName)]
-        }
+        let actor: JSONObject = [
+            "user": delivery.actorUser.map { .string("users/\($0)") } ?? .null,
+            "email": delivery.actorEmail.map { .string($0) } ?? .null,
+            "key": delivery.actorKey.map { .string("apiKeys/\($0)") } ?? .null,
+            "displayName": .string(delivery.actorName),
+        ]
         let envelope: JSONObject = [
             "id": .string(delivery.id), "type": .string(delivery.type),
             "time": .string(JSONResponse.timestamp(delivery.createTime)),

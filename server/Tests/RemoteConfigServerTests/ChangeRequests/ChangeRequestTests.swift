@@ -55,6 +55,9 @@ import Testing
             // Another person: a key with the author's display name would count as the author.
             let reviewer = try await app.createKey(role: "editor", project: "shop-app", name: "reviewer")
             let viewer = try await app.createKey(role: "viewer", project: "shop-app")
+            // A second reviewer: a sibling of the author's key (the key that made the author's key counts as the
+            // author).
+            let another = try await app.createKey(role: "editor", project: "shop-app", name: "second reviewer")
 
             let created = try await Workflow.create(
                 app, token: author.secret,
@@ -86,7 +89,7 @@ import Testing
             let forcedEarly = try await Workflow.act(app, id, "publish", query: "?force=true")
             #expect(forcedEarly.status == 403, "force does not skip approvals")
 
-            let second = try await Workflow.act(app, id, "approve")
+            let second = try await Workflow.act(app, id, "approve", token: another.secret)
             #expect(try second.changeRequest.state == "APPROVED")
             let approvals = try second.changeRequest.approvals
             #expect(approvals.count == 2 && approvals.first?.key == "apiKeys/\(reviewer.id)")
@@ -289,7 +292,7 @@ import Testing
             #expect(done.version.updateOrigin == "CHANGE_REQUEST")
             let event = try #require(try await Workflow.events(app).first)
             #expect(event["action"] == "changeRequest.publish")
-            #expect(event["actor"] == "store sync")
+            #expect(event["actor"]?["displayName"] == "store sync")
         }
     }
 
@@ -298,8 +301,10 @@ import Testing
             try await app.createProject("shop-app")
             try await Workflow.requireApproval(app, true)
             let author = try await app.createKey(role: "editor", project: "shop-app")
+            let reviewer = try await app.createKey(role: "editor", project: "shop-app", name: "reviewer")
             let id = try await Workflow.propose(app, token: author.secret)
-            #expect(try await Workflow.act(app, id, "approve").changeRequest.state == "APPROVED")
+            #expect(
+                try await Workflow.act(app, id, "approve", token: reviewer.secret).changeRequest.state == "APPROVED")
             try await Workflow.requireApproval(app, true, approvals: 2)
             #expect(try await Workflow.get(app, id).changeRequest.state == "OPEN")
             #expect(try await Workflow.act(app, id, "publish").errorReasons == ["APPROVAL_REQUIRED"])

@@ -48,7 +48,7 @@ import Testing
             #expect(try await RolloutFixture.versions(app).count == 3)
             let events = try await app.call(.get, "/v1/projects/shop-app/auditLog")
             let halt = try events.decode(AuditLogPage.self).events.first { $0.action == "rollout.halt" }
-            #expect(halt?.actor == "halt token of \(rollout.name)")
+            #expect(halt?.actor.displayName == "halt token of \(rollout.name)")
         }
     }
 
