@@ -75,9 +75,15 @@ enum ChangeRequestText {
         return text
     }
 
-    /// `Alice (apiKeys/q9r…)`, or `the server` for its own actions.
+    /// `Alice (apiKeys/q9r…)`, `alice@example.com (users/…)` or `alice@example.com via CI (apiKeys/…)` for a
+    /// person, or `the server` for its own actions.
     static func actor(_ actor: ActingKey) -> String {
-        let name = actor.displayName
+        let name = Terminal.safe(actor.displayName)
+        if let email = actor.email, let user = actor.user {
+            let person = Terminal.safe(email)
+            guard let key = actor.key else { return "\(person) (\(user))" }
+            return "\(person) via \(name.isEmpty ? key : "\(name) (\(key))")"
+        }
         guard let key = actor.key else { return name.isEmpty ? "the server" : "\(name) (the server)" }
         return name.isEmpty ? key : "\(name) (\(key))"
     }

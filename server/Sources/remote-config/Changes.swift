@@ -72,7 +72,8 @@ struct Changes: AsyncParsableCommand {
                     "ID", "STATE", "CREATED", "AUTHOR", "APPROVALS", "PUBLISH TIME", "VERSION", "DESCRIPTION")
                 for request in requests {
                     table.add(
-                        request.id, request.state, RFC3339.format(request.createTime), request.author.displayName,
+                        request.id, request.state, RFC3339.format(request.createTime),
+                        request.author.email.map(Terminal.safe) ?? Terminal.safe(request.author.displayName),
                         String(request.approvals.count), request.publishTime.map(RFC3339.format) ?? "",
                         request.publishedVersionNumber ?? "", request.description)
                 }

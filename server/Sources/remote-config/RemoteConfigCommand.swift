@@ -12,12 +12,12 @@ struct RemoteConfigCommand: AsyncParsableCommand {
         abstract: "Self-hosted Remote Config: typed parameters, conditions, versions and realtime updates.",
         discussion: helpText(
             [
-                "Admin commands talk to a running server: --server (RC_SERVER, default http://127.0.0.1:8080) and --token (RC_TOKEN). Exit status: 0 ok, 1 wrong usage, 2 invalid (400), 3 conflict (409/412, or a file pulled at an older version), 4 key refused (401/403), 5 server unreachable or 503, 6 not found."
+                "Admin commands talk to a running server: --server (RC_SERVER, default http://127.0.0.1:8080) and --token (RC_TOKEN), or the personal token `remote-config login` saved. Exit status: 0 ok, 1 wrong usage, 2 invalid (400), 3 conflict (409/412, or a file pulled at an older version), 4 key refused (401/403), 5 server unreachable or 503, 6 not found."
             ],
             "remote-config template get -p my-app -o config.json"),
         subcommands: [
             Serve.self, Migrate.self, Projects.self, Keys.self, Template.self, Changes.self, Insights.self,
-            Webhooks.self, Rollouts.self,
+            Webhooks.self, Rollouts.self, Login.self, Logout.self, WhoAmI.self,
         ],
         defaultSubcommand: Serve.self
     )

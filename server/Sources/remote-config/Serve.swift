@@ -14,6 +14,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var options: SharedOptions
 
+    @OptionGroup(title: "Single sign-on") var signIn: SignInOptions
+
     @Option(help: "Address to listen on (RC_HOST; default 127.0.0.1).")
     var host: String?
 
@@ -79,7 +81,10 @@ struct Serve: AsyncParsableCommand {
     )
     var webhooksAllowPrivate = false
 
-    @Option(help: "The address people reach this server at, for console links in Slack messages (RC_PUBLIC_URL).")
+    @Option(
+        help:
+            "The address people reach this server at: console links in Slack messages, the sign-in redirect URI (RC_PUBLIC_URL)."
+    )
     var publicUrl: String?
 
     @Option(help: "Event loops serving connections (RC_EVENT_LOOPS; default one per core).")
@@ -133,8 +138,20 @@ struct Serve: AsyncParsableCommand {
         do {
             let url = try prepareDatabase(databaseURL)
             try await migrateOrFail(url, logger: logger)
+            var provider: OIDCProvider?
+            if let settings = configuration.signIn {
+                do {
+                    provider = try await OIDCProvider.discover(settings, logger: logger)
+                    logger.info(
+                        "single sign-on with \(settings.issuer)", metadata: ["redirect": "\(settings.redirectURI)"])
+                } catch {
+                    throw fail("--oidc-issuer / RC_OIDC_ISSUER: \(error)")
+                }
+            }
             let database = Database(url: url, logger: logger)
-            let app = buildApplication(configuration: configuration, database: database, logger: logger) { port in
+            let app = buildApplication(
+                configuration: configuration, database: database, logger: logger, provider: provider
+            ) { port in
                 Console.line("remote-config listening on http://\(configuration.host):\(port)")
             }
             try await runUntilSignalled(app, logger: logger)
@@ -229,6 +246,7 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.webhooks.publicURL = text
         }
+        try signIn.apply(to: &configuration, publicURL: configuration.webhooks.publicURL, environment)
         return configuration
     }
 }
