@@ -1,5 +1,7 @@
-// The API client: every call carries the signed-in key as a bearer token. The key lives only in this tab's
-// sessionStorage (and in memory): never in a URL, a cookie or a log line.
+// The API client: every call carries the signed-in key as a bearer token, or, for a person signed in with
+// the team's identity provider, the session cookie (which scripts cannot read) and, on writes, the session's
+// CSRF token. The key lives only in this tab's sessionStorage (and in memory): never in a URL, a cookie or a
+// log line.
 
 const STORAGE = "remote-config.console.key";
 let memoryKey = null;
@@ -24,6 +26,13 @@ export function forgetKey() {
   try { sessionStorage.removeItem(STORAGE); } catch { /* nothing kept */ }
 }
 
+let csrfToken = null;
+
+/** Keeps the CSRF token of the person's session (from `GET /v1/me`), sent with every write. */
+export function rememberCsrf(token) {
+  csrfToken = token || null;
+}
+
 /** An answer of the API that is not 2xx, in the API's error shape. */
 export class ApiError extends Error {
   constructor(status, body) {
@@ -46,6 +55,7 @@ export async function call(method, path, options = {}) {
   const key = options.key ?? currentKey();
   if (key) headers.Authorization = `Bearer ${key}`;
   if (options.ifMatch) headers["If-Match"] = options.ifMatch;
+  if (!key && csrfToken && method !== "GET" && method !== "HEAD") headers["X-RC-CSRF"] = csrfToken;
   let body;
   if (options.body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -61,7 +71,8 @@ export async function call(method, path, options = {}) {
   }
   let response;
   try {
-    response = await fetch(url, { method, headers, body, cache: "no-store", credentials: "omit" });
+    // The session cookie goes with calls made without a key; a key's calls carry nothing else.
+    response = await fetch(url, { method, headers, body, cache: "no-store", credentials: key ? "omit" : "same-origin" });
   } catch {
     throw new ApiError(0, { error: { message: "the server cannot be reached" } });
   }

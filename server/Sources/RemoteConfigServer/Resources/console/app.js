@@ -17,6 +17,7 @@ import { storeSyncView } from "./view-store-sync.js";
 import { insightsView } from "./view-insights.js";
 import { rolloutsView } from "./view-rollouts.js";
 import { webhooksView } from "./view-webhooks.js";
+import { peopleView } from "./view-people.js";
 
 const projectTabs = [
   ["parameters", "Parameters", parametersView],
@@ -55,13 +56,16 @@ async function renderNav(parts) {
   if (session.isAdmin()) {
     items.push(link("#/keys", "API keys", top === "keys"));
     items.push(link("#/audit", "Audit log", top === "audit"));
+    if (session.isGlobalAdmin() && session.singleSignOn()) items.push(link("#/people", "People", top === "people"));
   }
   replace(nav, h("ul", {}, items.map((item) => h("li", {}, item))));
   const role = await session.roleLabel(top === "projects" ? parts[1] : null);
+  const person = session.person();
   replace(who,
+    person ? h("span", { class: "person", id: "person", title: person.email }, person.displayName || person.email) : null,
     h("span", { class: "role", id: "role" }, `Signed in: ${role}`),
-    button("Sign out", () => {
-      session.signOut();
+    button("Sign out", async () => {
+      await session.signOut();
       location.hash = "#/";
       route();
     }, { id: "sign-out" }));
@@ -99,15 +103,24 @@ async function route() {
     if (!session.signedIn()) {
       await renderNav([]);
       replace(main);
-      signInView(main, async () => { location.hash = "#/projects"; await route(); });
+      await signInView(main, async () => { location.hash = "#/projects"; await route(); });
       return;
     }
     await renderNav(parts);
     if (mine !== generation) return;
     const view = h("div", { class: "view" });
+    if (session.hasNoRole()) {
+      replace(main, h("div", { class: "card narrow", id: "no-access" },
+        h("h1", {}, "No access yet"),
+        h("p", {}, "You are signed in, but no role has been given to you on any project. Ask an admin of this server to add a role binding for you, your group or your email domain.")));
+      return;
+    }
     if (parts[0] === "keys" && session.isAdmin()) {
       replace(main, view);
       await keysView(view);
+    } else if (parts[0] === "people" && session.isGlobalAdmin()) {
+      replace(main, view);
+      await peopleView(view);
     } else if (parts[0] === "audit" && session.isAdmin()) {
       replace(main, view);
       await auditView(view, { project: null });
@@ -124,12 +137,12 @@ async function route() {
     }
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      session.signOut();
+      session.forget();
       replace(main, message("error", `Signed out: ${error.message}.`));
       await renderNav([]);
       const again = h("div", {});
       main.append(again);
-      signInView(again, async () => { await route(); });
+      await signInView(again, async () => { await route(); });
       return;
     }
     main.append(message("error", error.message || String(error)));
@@ -137,9 +150,8 @@ async function route() {
 }
 
 async function start() {
-  if (session.signedIn()) {
-    try { await session.refresh(); } catch { session.signOut(); }
-  }
+  // A pasted key of this tab, or the session cookie of a person signed in with the identity provider.
+  try { await session.refresh(); } catch { session.forget(); }
   // After a navigation, keyboard and screen-reader users continue from the new page's content.
   window.addEventListener("hashchange", async () => {
     await route();

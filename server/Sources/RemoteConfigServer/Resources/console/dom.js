@@ -111,3 +111,15 @@ export function when(timestamp) {
   const date = new Date(timestamp);
   return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString();
 }
+
+/**
+ * Who did something, as people read it: the person's email (or the key's name), with the key beside it so a
+ * display name alone never stands for someone it is not. `actor` is `{user, email, key, displayName}`.
+ */
+export function actorLabel(actor) {
+  if (!actor) return "the server";
+  if (typeof actor === "string") return actor;
+  const who = actor.email || actor.displayName || (actor.key ? "(unnamed key)" : "the server");
+  if (actor.email && actor.key) return `${who} (key ${actor.displayName || actor.key})`;
+  return who;
+}

@@ -1,9 +1,9 @@
-// Who is signed in and what the key may do, found from what the API lets it call (the API has no
-// "who am I" route): any admin route read → admin; a `validateOnly` publish check → editor of that project.
+// Who is signed in and what they may do, from `GET /v1/me`: a key pasted into this tab, or a person signed
+// in with the team's identity provider (a session cookie the page cannot read, and its CSRF token).
 
-import { ApiError, call, currentKey, forgetKey, projectPath, rememberKey } from "./api.js";
+import { ApiError, call, currentKey, forgetKey, rememberCsrf, rememberKey } from "./api.js";
 
-const state = { admin: false, editorOf: new Map() };
+const state = { admin: false, me: null };
 
 /** Checks a key, and keeps it for this tab when the API accepts it. Throws ApiError otherwise. */
 export async function signIn(key) {
@@ -17,28 +17,78 @@ export async function signIn(key) {
   await refresh();
 }
 
-/** Forgets the key and everything learnt about it. */
-export function signOut() {
-  forgetKey();
-  state.admin = false;
-  state.editorOf.clear();
-}
-
-/** Whether a key is kept for this tab. */
-export function signedIn() {
-  return currentKey() !== null;
-}
-
-/** Re-learns the key's role (after a reload of the page). */
-export async function refresh() {
-  state.editorOf.clear();
-  try {
-    await call("GET", "/v1/apiKeys");
-    state.admin = true;
-  } catch (error) {
-    if (error.status === 401) throw error;
-    state.admin = false;
+/** Forgets the key, ends a person's session, and forgets everything learnt about them. */
+export async function signOut() {
+  const person = state.me && !state.me.key;
+  if (person) {
+    try { await call("POST", "/console/auth/logout", { body: {} }); } catch { /* ended or expired already */ }
   }
+  forgetKey();
+  rememberCsrf(null);
+  state.admin = false;
+  state.me = null;
+}
+
+/** Forgets what was learnt without calling the server (the session or key is no longer valid). */
+export function forget() {
+  forgetKey();
+  rememberCsrf(null);
+  state.admin = false;
+  state.me = null;
+}
+
+/** Whether a key is kept for this tab, or a person is signed in. */
+export function signedIn() {
+  return currentKey() !== null || state.me !== null;
+}
+
+/** The person signed in (`GET /v1/me`'s `user`), or null for a key without an owner. */
+export function person() {
+  return state.me ? state.me.user : null;
+}
+
+/** Whether the caller is an admin of every project (people and role bindings). */
+export function isGlobalAdmin() {
+  return state.me !== null && state.me.roles.some((grant) => grant.role === "admin" && grant.project === null);
+}
+
+/** Whether the server has single sign-on (people exist to manage). */
+export function singleSignOn() {
+  return state.singleSignOn === true;
+}
+
+/** Whether the person (or key) has no role anywhere yet. */
+export function hasNoRole() {
+  return state.me !== null && state.me.roles.length === 0;
+}
+
+/** Re-learns who is signed in and their roles (after a reload of the page, or a sign-in). */
+export async function refresh() {
+  if (state.singleSignOn === undefined) {
+    try { state.singleSignOn = (await call("GET", "/console/auth/config", { key: "" })).data.provider !== null; } catch { state.singleSignOn = false; }
+  }
+  try {
+    const { data } = await call("GET", "/v1/me");
+    state.me = data;
+    rememberCsrf(data.csrfToken);
+  } catch (error) {
+    state.me = null;
+    if (currentKey() !== null || error.status !== 401) throw error;
+  }
+  state.admin = state.me !== null && state.me.roles.some((grant) => grant.role === "admin");
+}
+
+/** The role on `project` (or on every project when null), from `/v1/me`'s roles. */
+function roleOn(project) {
+  if (!state.me) return null;
+  const rank = { viewer: 1, editor: 2, admin: 3 };
+  let best = null;
+  for (const grant of state.me.roles) {
+    if (grant.project !== null && grant.project !== project) continue;
+    if (!(grant.role in rank)) continue;
+    if (best === null || rank[grant.role] > rank[best]) best = grant.role;
+  }
+  return best;
 }
 
 /** Whether the key is an admin (keys, projects, the global audit log). */
@@ -46,25 +96,15 @@ export function isAdmin() {
   return state.admin;
 }
 
-/** Whether the key may edit `project`'s template (editor or admin of it). Remembered per project. */
+/** Whether the caller may edit `project`'s template (editor or admin of it). */
 export async function canEdit(project) {
-  if (state.editorOf.has(project)) return state.editorOf.get(project);
-  let allowed = false;
-  try {
-    // Publishes nothing: `validateOnly` checks an empty template as a publish would, and needs the editor role.
-    await call("PUT", projectPath(project, "/remoteConfig"), { query: { validateOnly: "true" }, ifMatch: "*", body: {} });
-    allowed = true;
-  } catch (error) {
-    if (error.status === 401) throw error;
-    allowed = error.status !== 403 && error.status !== 404;
-  }
-  state.editorOf.set(project, allowed);
-  return allowed;
+  const role = roleOn(project);
+  return role === "editor" || role === "admin";
 }
 
 /** The role to show: admin, editor (of `project`) or viewer. */
 export async function roleLabel(project) {
+  if (project) return roleOn(project) || "no role";
   if (state.admin) return "admin";
-  if (project && (await canEdit(project))) return "editor";
-  return project ? "viewer" : "viewer or editor";
+  return roleOn(null) || "viewer or editor";
 }

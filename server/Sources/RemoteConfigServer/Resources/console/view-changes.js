@@ -3,7 +3,7 @@
 // a time); and, for admins, whether the project requires approval.
 
 import { call, projectPath } from "./api.js";
-import { button, field, h, message, modal, replace, select, when } from "./dom.js";
+import { button, field, h, message, modal, replace, select, when, actorLabel } from "./dom.js";
 import { renderDiff } from "./diff.js";
 import { impactPanel } from "./impact.js";
 
@@ -54,11 +54,11 @@ export async function changesView(view, { project, editable, admin }) {
     replace(detail, h("div", { class: "card", id: "cr-card" },
       h("h2", {}, `Change request ${id} · ${request.state}`),
       h("p", {}, request.description || "(no description)"),
-      h("p", { class: "muted" }, `By ${request.author ? request.author.displayName : "the server"}, ${when(request.createTime)}; based on version ${request.baseVersionNumber}`,
+      h("p", { class: "muted" }, `By ${actorLabel(request.author)}, ${when(request.createTime)}; based on version ${request.baseVersionNumber}`,
         request.publishTime ? `; to publish at ${when(request.publishTime)}` : "",
         request.publishedVersionNumber ? `; published as version ${request.publishedVersionNumber}` : ""),
       request.approvals && request.approvals.length
-        ? h("ul", { id: "cr-approvals" }, request.approvals.map((a) => h("li", {}, `Approved by ${a.displayName}, ${when(a.time)}`, a.comment ? `: ${a.comment}` : "")))
+        ? h("ul", { id: "cr-approvals" }, request.approvals.map((a) => h("li", {}, `Approved by ${actorLabel(a)}, ${when(a.time)}`, a.comment ? `: ${a.comment}` : "")))
         : h("p", { class: "muted" }, "No approvals yet."),
       // What it would do to the apps out there, read before anyone approves or publishes it.
       open ? impactPanel(project, { changeRequest: id }) : null,
@@ -81,7 +81,7 @@ export async function changesView(view, { project, editable, admin }) {
           h("td", { dataset: { label: "Id" } }, id),
           h("td", { dataset: { label: "State" } }, request.state),
           h("td", { dataset: { label: "Description" } }, request.description || ""),
-          h("td", { dataset: { label: "Author" } }, request.author ? request.author.displayName : "the server"),
+          h("td", { dataset: { label: "Author" } }, actorLabel(request.author)),
           h("td", { dataset: { label: "Created" } }, when(request.createTime)),
           h("td", {}, button("Show", () => show(request), { "aria-label": `Show change request ${id}`, class: "show" })));
       })))) : h("p", { class: "muted" }, "No change requests."));

@@ -17,6 +17,11 @@ export async function keysView(view) {
   const [{ data }, projects] = await Promise.all([call("GET", "/v1/apiKeys"), call("GET", "/v1/projects")]);
   let keys = data.apiKeys || [];
   const projectIds = (projects.data.projects || []).map((project) => project.projectId);
+  // Owners by their email; only an admin of every project may list people, so others see the owner's id.
+  const owners = new Map();
+  try {
+    for (const user of (await call("GET", "/v1/users", { query: { pageSize: 1000 } })).data.users || []) owners.set(user.name, user.email);
+  } catch { /* not an admin of every project */ }
 
   const reload = async () => {
     keys = (await call("GET", "/v1/apiKeys")).data.apiKeys || [];
@@ -35,13 +40,15 @@ export async function keysView(view) {
 
   function render() {
     replace(list, h("div", { class: "table-wrap" }, h("table", { id: "keys" },
-      h("thead", {}, h("tr", {}, ["Name", "Role", "Project", "Key starts with", "Created", ""].map((text) => h("th", { scope: "col" }, text)))),
+      h("thead", {}, h("tr", {}, ["Name", "Role", "Project", "Owner", "Key starts with", "Created", "Last used", ""].map((text) => h("th", { scope: "col" }, text)))),
       h("tbody", {}, keys.map((key) => h("tr", { dataset: { key: key.name } },
         h("td", { dataset: { label: "Name" } }, key.displayName || h("span", { class: "unnamed" }, `Unnamed ${key.role} key`)),
         h("td", { dataset: { label: "Role" } }, key.role),
         h("td", { dataset: { label: "Project" } }, key.project || "all projects"),
+        h("td", { dataset: { label: "Owner" } }, key.owner ? (owners.get(key.owner) || key.owner) : h("span", { class: "muted" }, "no owner")),
         h("td", { dataset: { label: "Key starts with" } }, h("code", {}, key.keyPrefix || "")),
         h("td", { dataset: { label: "Created" } }, when(key.createTime)),
+        h("td", { dataset: { label: "Last used" } }, key.lastUsedTime ? when(key.lastUsedTime) : h("span", { class: "muted" }, "never")),
         h("td", {}, button("Revoke", () => revoke(key), { class: "link danger", "aria-label": `Revoke ${keyLabel(key)}` }))))))));
   }
 

@@ -2,7 +2,7 @@
 // complete (editors), and a form to start one. The halt token, for a monitoring tool's alert, is shown once.
 
 import { ApiError, call, projectPath } from "./api.js";
-import { button, confirmDialog, h, message, newId, replace, select } from "./dom.js";
+import { button, confirmDialog, h, message, newId, replace, select, actorLabel } from "./dom.js";
 import { localTime } from "./local-time.js";
 import { progress } from "./rollout-progress.js";
 import { rolloutForm } from "./rollout-form.js";
@@ -153,7 +153,7 @@ export async function rolloutsView(view, { project, editable }) {
       h("dl", { class: "facts" },
         h("dt", {}, "Audience"), h("dd", {}, rollout.audience ? h("code", {}, rollout.audience) : "every app instance"),
         h("dt", {}, "Condition"), h("dd", {}, h("code", {}, rollout.conditionName || "")),
-        h("dt", {}, rollout.state === "PROPOSED" ? "Proposed" : "Started"), h("dd", {}, localTime(rollout.createTime), rollout.author ? ` by ${rollout.author.displayName || rollout.author.key}` : "")),
+        h("dt", {}, rollout.state === "PROPOSED" ? "Proposed" : "Started"), h("dd", {}, localTime(rollout.createTime), rollout.author ? ` by ${actorLabel(rollout.author)}` : "")),
       situation,
       progress(project, rollout),
       ending(rollout),
