@@ -122,6 +122,8 @@ let package = Package(
                 "RemoteConfigAdminClient",
                 "RemoteConfigCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The PKCE verifier's challenge of `login`'s loopback sign-in.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

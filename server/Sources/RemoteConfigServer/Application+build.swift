@@ -67,6 +67,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         logger: Logger(label: "remote-config.sign-in")
     ).addRoutes(to: routes)
     DeviceSignInController(signIn: environment.signIn, sessions: environment.sessions).addRoutes(to: routes)
+    LoopbackSignInController(signIn: environment.signIn).addRoutes(to: routes)
     MeController(auth: auth).addRoutes(to: routes)
     RoleBindingsController(bindings: environment.roleBindings, auth: auth).addRoutes(to: routes)
     UsersController(

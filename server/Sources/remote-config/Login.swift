@@ -1,11 +1,13 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
 /// `remote-config login`: signs a person in with the device authorization grant (RFC 8628) through the
-/// server, and saves the personal token every later command uses when no `--token` is given.
+/// server, or, when the provider has no device endpoint, through a redirect to a listener on 127.0.0.1
+/// (RFC 8252), and saves the personal token every later command uses when no `--token` is given.
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sign in as a person, with the server's identity provider.",
@@ -24,7 +26,14 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         try await runAdmin {
             let client = try ConnectionOptions(server: server, token: nil).client(savedToken: false)
-            let start = try await client.startDeviceSignIn()
+            let start: DeviceAuthorization
+            do {
+                start = try await client.startDeviceSignIn()
+            } catch AdminClientError.server(let error)
+                where error.details.contains(where: { $0.reason == "DEVICE_FLOW_UNSUPPORTED" })
+            {
+                return try await loopback(client)
+            }
             let link = start.verificationUriComplete ?? start.verificationUri
             Output.line("To sign in, open \(link)")
             Output.line("and enter the code \(start.userCode) (valid for \(start.expiresIn / 60) minutes).")
@@ -38,13 +47,7 @@ struct Login: AsyncParsableCommand {
                 let answer = try await client.pollDeviceSignIn(start.deviceCode)
                 switch answer.status {
                 case 200:
-                    let token = try answer.decode(PersonalToken.self)
-                    var saved = Credentials.load()
-                    saved.servers[Credentials.key(client.server)] = Credentials.Entry(
-                        token: token.token, email: token.user.email, expireTime: token.expireTime)
-                    try saved.save()
-                    Output.line("Signed in as \(Terminal.safe(token.user.email)) on \(client.serverText).")
-                    return
+                    return try Self.save(try answer.decode(PersonalToken.self), client)
                 case 428:
                     continue
                 case 429:
@@ -55,6 +58,57 @@ struct Login: AsyncParsableCommand {
             }
             throw CommandFailure(.refused, "the sign-in was not finished in time; run `remote-config login` again")
         }
+    }
+
+    /// The fallback: the provider sends the browser back to a listener of ours on 127.0.0.1, with a PKCE
+    /// verifier only this process knows; the server exchanges the code.
+    private func loopback(_ client: AdminClient) async throws {
+        let listener = try LoopbackListener()
+        let verifier = Self.randomURLSafe()
+        let challenge = Self.urlSafe(Data(SHA256.hash(data: Data(verifier.utf8))))
+        let redirect = "http://127.0.0.1:\(listener.port)/callback"
+        let start = try await client.call(
+            "POST", "/v1/auth/loopback",
+            body: APIEncoder.bytes(LoopbackSignInRequest(redirectUri: redirect, codeChallenge: challenge))
+        ).decode(LoopbackSignIn.self)
+        Output.line("To sign in, open \(start.authorizationUrl)")
+        Output.line("Waiting for you to sign in (the browser comes back to \(redirect))…")
+        Self.openBrowser(start.authorizationUrl)
+        let wait = timeout ?? 300
+        guard let query = await Task.detached(operation: { listener.receive(timeout: wait) }).value else {
+            throw CommandFailure(.refused, "the sign-in was not finished in time; run `remote-config login` again")
+        }
+        guard query["state"] == start.state else {
+            throw CommandFailure(.refused, "the browser came back with another sign-in's state; nothing was saved")
+        }
+        if let error = query["error"] {
+            throw CommandFailure(.refused, "the identity provider did not sign you in (\(Terminal.safe(error)))")
+        }
+        let answer = try await client.send(
+            "POST", "/v1/auth/loopback:token",
+            body: APIEncoder.bytes(
+                LoopbackTokenRequest(code: query["code"] ?? "", state: start.state, codeVerifier: verifier)))
+        guard answer.status == 200 else { throw AdminClientError.server(AdminClient.error(answer)) }
+        try Self.save(try answer.decode(PersonalToken.self), client)
+    }
+
+    /// Keeps the personal token for the server, and says who signed in.
+    private static func save(_ token: PersonalToken, _ client: AdminClient) throws {
+        var saved = Credentials.load()
+        saved.servers[Credentials.key(client.server)] = Credentials.Entry(
+            token: token.token, email: token.user.email, expireTime: token.expireTime)
+        try saved.save()
+        Output.line("Signed in as \(Terminal.safe(token.user.email)) on \(client.serverText).")
+    }
+
+    private static func randomURLSafe() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return urlSafe(Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+    }
+
+    private static func urlSafe(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 
     /// Opens the link where a desktop is there to open it; the printed link is enough otherwise.

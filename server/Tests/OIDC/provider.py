@@ -488,7 +488,9 @@ class Provider:
 
     def __init__(self, token_auth_method="client_secret_basic", redirect_uris=None, log=None):
         self.token_auth_method = token_auth_method
-        self.redirect_uris = redirect_uris or [f"http://127.0.0.1{CALLBACK_PATH}"]
+        # The console's callback, and the command line's loopback listener (`remote-config login` without a
+        # device endpoint); nanoidp takes any port on a loopback registration (RFC 8252).
+        self.redirect_uris = redirect_uris or [f"http://127.0.0.1{CALLBACK_PATH}", "http://127.0.0.1/callback"]
         self.users = _people()
         self.client_id = CLIENT_ID
         self.client_secret = "rc-" + secrets.token_urlsafe(24)

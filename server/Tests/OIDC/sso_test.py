@@ -19,6 +19,7 @@ Ends with "N passed, M failed" (exit 1 on any failure). scripts/ensure-oidc-prov
 """
 import argparse, base64, collections, hashlib, http.client, json, os, re, shutil, signal, stat, subprocess, sys
 import tempfile, threading, time, traceback, urllib.parse
+import requests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -895,6 +896,74 @@ def test_cli_login(ctx):
     assert after.returncode == 4, f"whoami after logout: {after}"
 
 
+def test_cli_login_through_a_loopback_redirect(ctx):
+    """A provider without a device endpoint: `login` sends the browser to the provider, which redirects to the
+    command line's own listener on 127.0.0.1 (RFC 8252); the server exchanges the code with the verifier only
+    the command line knows."""
+    provider = ctx.provider
+    provider.proxy.discovery_overrides["device_authorization_endpoint"] = None
+    try:
+        server = ctx.server()
+    finally:
+        del provider.proxy.discovery_overrides["device_authorization_endpoint"]
+    assert server.call("POST", "/v1/auth/device", {}).status == 404
+    home = ctx.temp_dir("rc-sso-home-")
+    login = subprocess.Popen([ctx.binary, "login", "--server", server.base, "--timeout", "60"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=cli_environment(home), preexec_fn=_die_with_parent)
+    ctx.processes.append(login)
+    printed = collections.deque(maxlen=200)
+    queue_lines(login.stdout, printed)
+    deadline = time.time() + 30
+    url = None
+    while url is None:
+        assert login.poll() is None, f"login exited {login.returncode}: {''.join(printed)}"
+        assert time.time() < deadline, f"login printed no URL: {''.join(printed)}"
+        for line in list(printed):
+            if line.startswith("To sign in, open "):
+                url = line[len("To sign in, open "):].strip()
+        time.sleep(0.1)
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    assert query["redirect_uri"][0].startswith("http://127.0.0.1:"), url
+    assert query["code_challenge_method"] == ["S256"] and query.get("nonce") and query.get("state"), url
+    back = provider.login(url, "alice")
+    assert back.startswith(query["redirect_uri"][0]), back
+    # The code alone is worth nothing to whoever sees it: the server needs the command line's verifier.
+    code = urllib.parse.parse_qs(urllib.parse.urlsplit(back).query)["code"][0]
+    state = urllib.parse.parse_qs(urllib.parse.urlsplit(back).query)["state"][0]
+    stolen = server.call("POST", "/v1/auth/loopback:token", {"code": code, "state": state, "codeVerifier": "x" * 43})
+    assert stolen.status == 400, f"a code redeemed without the verifier: {stolen}"
+    # That attempt used the state up, so this sign-in cannot finish any more: start a fresh one.
+    login.terminate()
+    login.wait(timeout=10)
+    printed.clear()
+    login = subprocess.Popen([ctx.binary, "login", "--server", server.base, "--timeout", "60"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=cli_environment(home), preexec_fn=_die_with_parent)
+    ctx.processes.append(login)
+    queue_lines(login.stdout, printed)
+    deadline = time.time() + 30
+    url = None
+    while url is None:
+        assert login.poll() is None, f"login exited {login.returncode}: {''.join(printed)}"
+        assert time.time() < deadline, f"login printed no URL: {''.join(printed)}"
+        for line in list(printed):
+            if line.startswith("To sign in, open "):
+                url = line[len("To sign in, open "):].strip()
+        time.sleep(0.1)
+    back = provider.login(url, "alice")
+    page = requests.get(back, timeout=10)
+    assert page.status_code == 200 and "Signed in" in page.text, page.text
+    try:
+        status = login.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"login did not finish after the redirect: {''.join(printed)}")
+    time.sleep(0.2)
+    assert status == 0, f"login exited {status}: {''.join(printed)}"
+    whoami = run_cli(ctx.binary, ["whoami", "--server", server.base], home)
+    assert whoami.returncode == 0 and "alice@example.com" in whoami.stdout, whoami
+
+
 def test_start_up_refuses_a_wrong_issuer(ctx):
     provider = ctx.provider
     server = Server(ctx.binary, provider, issuer="http://127.0.0.1:1")
@@ -928,7 +997,7 @@ TESTS = [test_happy_path, test_next_kept_only_under_console, test_callback_unkno
          test_group_leaving_the_id_token, test_person_with_no_role, test_keys_belong_to_people,
          test_four_eyes_means_two_people, test_who_did_what, test_sessions_revoked_everywhere, test_key_rotation,
          test_device_flow, test_device_flow_slow_down, test_device_flow_denied, test_cli_login,
-         test_start_up_refuses_a_wrong_issuer]
+         test_cli_login_through_a_loopback_redirect, test_start_up_refuses_a_wrong_issuer]
 
 
 class Context:

@@ -83,7 +83,7 @@ import Testing
         "POST /v1/rollouts/{id}:halt",
         // Signing in: before anyone is anybody (SignInTests, server/Tests/OIDC/sso_test.py).
         "GET /console/auth/config", "GET /console/auth/login", "GET /console/auth/callback", "POST /v1/auth/device",
-        "POST /v1/auth/device:token",
+        "POST /v1/auth/device:token", "POST /v1/auth/loopback", "POST /v1/auth/loopback:token",
     ]
     static let roles = ["viewer", "editor", "admin"]
 

@@ -42,3 +42,39 @@ public struct PersonalToken: Codable, Sendable, Equatable {
         self.user = user
     }
 }
+
+/// `POST /v1/auth/loopback`: a command line's sign-in through its own listener on 127.0.0.1 (RFC 8252), for a
+/// provider without a device endpoint. The command line keeps the PKCE verifier of `codeChallenge`.
+public struct LoopbackSignInRequest: Codable, Sendable, Equatable {
+    public var redirectUri: String
+    public var codeChallenge: String
+
+    public init(redirectUri: String, codeChallenge: String) {
+        self.redirectUri = redirectUri
+        self.codeChallenge = codeChallenge
+    }
+}
+
+/// Where to send the person's browser, and the state the provider will hand back.
+public struct LoopbackSignIn: Codable, Sendable, Equatable {
+    public var authorizationUrl: String
+    public var state: String
+
+    public init(authorizationUrl: String, state: String) {
+        self.authorizationUrl = authorizationUrl
+        self.state = state
+    }
+}
+
+/// `POST /v1/auth/loopback:token`: the code and state the listener received, and the PKCE verifier.
+public struct LoopbackTokenRequest: Codable, Sendable, Equatable {
+    public var code: String
+    public var state: String
+    public var codeVerifier: String
+
+    public init(code: String, state: String, codeVerifier: String) {
+        self.code = code
+        self.state = state
+        self.codeVerifier = codeVerifier
+    }
+}

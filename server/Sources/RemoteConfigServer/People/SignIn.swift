@@ -25,28 +25,50 @@ struct SignIn: Sendable {
         let verifier = SessionSecret.generate()
         let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()
         try await states.save(state: state, nonce: nonce, codeVerifier: verifier, nextPath: next)
+        return authorizationURL(
+            state: state, nonce: nonce, challenge: challenge, redirectURI: provider.settings.redirectURI)
+    }
+
+    /// The provider's authorization URL for a command line's sign-in through its loopback listener
+    /// (`redirectURI`, RFC 8252), with the PKCE challenge the command line made (it keeps the verifier).
+    func startLoopback(redirectURI: String, codeChallenge: String) async throws -> (url: String, state: String) {
+        let state = SessionSecret.generate()
+        let nonce = SessionSecret.generate()
+        try await states.save(
+            state: state, nonce: nonce, codeVerifier: nil, nextPath: "", redirectURI: redirectURI)
+        return (authorizationURL(state: state, nonce: nonce, challenge: codeChallenge, redirectURI: redirectURI), state)
+    }
+
+    private func authorizationURL(state: String, nonce: String, challenge: String, redirectURI: String) -> String {
         var scopes = ["openid", "email", "profile"]
         if provider.metadata.scopesSupported?.contains("groups") == true { scopes.append("groups") }
         let query = FormEncoding.encode([
-            ("response_type", "code"), ("client_id", provider.settings.clientID),
-            ("redirect_uri", provider.settings.redirectURI), ("scope", scopes.joined(separator: " ")),
-            ("state", state), ("nonce", nonce), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+            ("response_type", "code"), ("client_id", provider.settings.clientID), ("redirect_uri", redirectURI),
+            ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
+            ("code_challenge", challenge), ("code_challenge_method", "S256"),
         ])
         let endpoint = provider.metadata.authorizationEndpoint
         return endpoint + (endpoint.contains("?") ? "&" : "?") + query
     }
 
     /// Completes a sign-in: the state used once, the code exchanged, the ID token verified, the person
-    /// recorded, a console session made. Answers the session's secret and where to land.
-    func complete(code: String, state: String) async throws -> (secret: String, next: String, user: User) {
+    /// recorded, a session made (a console one; a personal one for a command line's loopback sign-in, which
+    /// sends its `codeVerifier`). Answers the session's secret, where to land, and the session.
+    func complete(code: String, state: String, loopbackVerifier: String? = nil) async throws -> (
+        secret: String, next: String, user: User, session: UserSession
+    ) {
         guard let pending = try await states.take(state: state) else {
             throw Failure(description: "this sign-in link is unknown, was used already, or is older than 10 minutes")
         }
+        // A console state answers only the console's callback, a command line's only its own exchange.
+        guard (pending.redirectURI == nil) == (loopbackVerifier == nil),
+            let verifier = pending.codeVerifier ?? loopbackVerifier
+        else { throw Failure(description: "this sign-in was started elsewhere") }
         let (status, answer) = try await provider.postForm(
             provider.metadata.tokenEndpoint,
             [
-                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", provider.settings.redirectURI),
-                ("code_verifier", pending.codeVerifier),
+                ("grant_type", "authorization_code"), ("code", code),
+                ("redirect_uri", pending.redirectURI ?? provider.settings.redirectURI), ("code_verifier", verifier),
             ])
         guard status == 200, let idToken = answer["id_token"]?.stringValue else {
             let error = answer["error"]?.stringValue ?? "status \(status)"
@@ -55,9 +77,10 @@ struct SignIn: Sendable {
         let person = try await verifiedPerson(
             idToken: idToken, nonce: pending.nonce, accessToken: answer["access_token"]?.stringValue)
         let user = try await users.signedIn(person)
-        let (_, secret) = try await sessions.create(user: user.id, kind: .console)
+        let (session, secret) = try await sessions.create(
+            user: user.id, kind: pending.redirectURI == nil ? .console : .personal)
         logger.info("signed in", metadata: ["user": "users/\(user.id)", "email": "\(user.email)"])
-        return (secret, pending.nextPath, user)
+        return (secret, pending.nextPath, user, session)
     }
 
     /// The person an ID token describes, completed from the userinfo endpoint for what the token lacks.

@@ -59,7 +59,7 @@ struct SignInController {
             return failed("the identity provider's answer has no code or no state")
         }
         do {
-            let (secret, next, _) = try await signIn.complete(code: String(code), state: state)
+            let (secret, next, _, _) = try await signIn.complete(code: String(code), state: state)
             var headers: HTTPFields = [.location: next, .cacheControl: "no-store"]
             headers[.setCookie] = cookie(secret, maxAge: Int(sessions.maxAge.components.seconds))
             return Response(status: .found, headers: headers)

@@ -51,12 +51,16 @@ CREATE UNIQUE INDEX role_bindings_unique ON role_bindings (member, role, coalesc
 
 -- A sign-in under way: the state sent to the provider, kept until the callback uses it (once) or for ten
 -- minutes. Stored, not held in memory, so that the callback may reach any server sharing the database.
+-- A command line's sign-in through a loopback redirect (RFC 8252) has `redirect_uri` (its own listener on
+-- 127.0.0.1) and no `code_verifier`: the command line holds its PKCE verifier and sends it with the code.
 CREATE TABLE sign_in_states (
     state_hash     bytea PRIMARY KEY CHECK (octet_length(state_hash) = 32),
     nonce          text NOT NULL,
-    code_verifier  text NOT NULL,
+    code_verifier  text,
     next_path      text NOT NULL,
-    created_at     timestamptz NOT NULL DEFAULT now()
+    redirect_uri   text,
+    created_at     timestamptz NOT NULL DEFAULT now(),
+    CHECK ((redirect_uri IS NULL) = (code_verifier IS NOT NULL))
 );
 
 -- A key made by a person (or through a person's key) is theirs: its role never exceeds its owner's.
