@@ -19,6 +19,24 @@ extension AdminClient {
             "POST", "/v1/auth/device:token", body: APIEncoder.bytes(DeviceTokenRequest(deviceCode: deviceCode)))
     }
 
+    /// `GET /v1/roleBindings`, of one project (and every project's) when given.
+    public func listRoleBindings(project: String?) async throws -> RoleBindingList {
+        try await call("GET", "/v1/roleBindings", query: project.map { [("project", $0)] } ?? [])
+            .decode(RoleBindingList.self)
+    }
+
+    /// `POST /v1/roleBindings`.
+    public func createRoleBinding(member: String, role: String, project: String?) async throws -> RoleBindingBody {
+        let body = CreateRoleBindingRequest(member: member, role: role, project: project)
+        return try await call("POST", "/v1/roleBindings", body: APIEncoder.bytes(body)).decode(RoleBindingBody.self)
+    }
+
+    /// `DELETE /v1/roleBindings/{id}`; `id` may be given as `roleBindings/<id>`.
+    public func deleteRoleBinding(_ id: String) async throws {
+        let bare = id.hasPrefix("roleBindings/") ? String(id.dropFirst("roleBindings/".count)) : id
+        _ = try await call("DELETE", "/v1/roleBindings/" + Self.escape(bare))
+    }
+
     /// `POST /console/auth/logout` with the personal token: ends that session on the server.
     public func endSession() async throws {
         _ = try await call("POST", "/console/auth/logout", body: Array("{}".utf8))

@@ -19,9 +19,9 @@ extension AdminClient {
         return try await call("POST", "/v1/projects", body: APIEncoder.bytes(body)).decode(Project.self)
     }
 
-    /// `GET /v1/apiKeys`: the active keys, without secrets.
-    public func listKeys() async throws -> APIKeyList {
-        try await call("GET", "/v1/apiKeys").decode(APIKeyList.self)
+    /// `GET /v1/apiKeys`: the active keys, without secrets; only the caller's own with `mine`.
+    public func listKeys(mine: Bool = false) async throws -> APIKeyList {
+        try await call("GET", "/v1/apiKeys", query: mine ? [("owner", "me")] : []).decode(APIKeyList.self)
     }
 
     /// `POST /v1/apiKeys`: the answer carries the secret, shown this once.

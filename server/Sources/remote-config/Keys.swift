@@ -21,16 +21,20 @@ struct Keys: AsyncParsableCommand {
 
         @OptionGroup var connection: ConnectionOptions
 
+        @Flag(help: "Only the keys that belong to you (any role may list its own).")
+        var mine = false
+
         func run() async throws {
             try await runAdmin {
-                let answer = try await connection.client().listKeys()
+                let answer = try await connection.client().listKeys(mine: mine)
                 if connection.json { return try Output.json(answer) }
                 if answer.apiKeys.isEmpty { return Output.line("No keys.") }
-                var table = Table("KEY", "NAME", "ROLE", "PROJECT", "PREFIX", "CREATED")
+                var table = Table("KEY", "NAME", "ROLE", "PROJECT", "OWNER", "PREFIX", "CREATED", "LAST USED")
                 for key in answer.apiKeys {
                     table.add(
-                        key.name, key.displayName, key.role, key.project ?? "(all)", key.keyPrefix,
-                        RFC3339.format(key.createTime))
+                        key.name, Terminal.safe(key.displayName), key.role, key.project ?? "(all)",
+                        key.owner ?? "(none)", key.keyPrefix, RFC3339.format(key.createTime),
+                        key.lastUsedTime.map(RFC3339.format) ?? "never")
                 }
                 table.print()
             }
