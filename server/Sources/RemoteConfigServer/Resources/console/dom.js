@@ -112,6 +112,13 @@ export function when(timestamp) {
   return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString();
 }
 
+/** A local time to the minute, for times recorded to the minute (a key's last use). */
+export function whenMinute(timestamp) {
+  if (!timestamp) return "";
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? timestamp : date.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+}
+
 /**
  * Who did something, as people read it: the person's email (or the key's name), with the key beside it so a
  * display name alone never stands for someone it is not. `actor` is `{user, email, key, displayName}`.

@@ -105,6 +105,10 @@ export async function canEdit(project) {
 /** The role to show: admin, editor (of `project`) or viewer. */
 export async function roleLabel(project) {
   if (project) return roleOn(project) || "no role";
-  if (state.admin) return "admin";
-  return roleOn(null) || "viewer or editor";
+  const global = roleOn(null);
+  if (global) return global;
+  const grants = state.me ? state.me.roles.filter((grant) => grant.project !== null) : [];
+  if (!grants.length) return "no role yet";
+  const shown = grants.slice(0, 2).map((grant) => `${grant.role} of ${grant.project}`).join(", ");
+  return grants.length > 2 ? `${shown} and ${grants.length - 2} more` : shown;
 }

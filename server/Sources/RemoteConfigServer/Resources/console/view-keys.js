@@ -1,7 +1,7 @@
 // API keys (admins): the list, creation (the secret shown once, with a copy button) and revocation.
 
 import { call } from "./api.js";
-import { button, confirmDialog, field, h, message, replace, select, when } from "./dom.js";
+import { button, confirmDialog, field, h, message, replace, select, when, whenMinute } from "./dom.js";
 
 /** How people tell a key apart: its display name, or for a key created without one, its role and first characters
  * (the resource name `apiKeys/…` means nothing to a reader). */
@@ -48,7 +48,7 @@ export async function keysView(view) {
         h("td", { dataset: { label: "Owner" } }, key.owner ? (owners.get(key.owner) || key.owner) : h("span", { class: "muted" }, "no owner")),
         h("td", { dataset: { label: "Key starts with" } }, h("code", {}, key.keyPrefix || "")),
         h("td", { dataset: { label: "Created" } }, when(key.createTime)),
-        h("td", { dataset: { label: "Last used" } }, key.lastUsedTime ? when(key.lastUsedTime) : h("span", { class: "muted" }, "never")),
+        h("td", { dataset: { label: "Last used" } }, key.lastUsedTime ? whenMinute(key.lastUsedTime) : h("span", { class: "muted" }, "never")),
         h("td", {}, button("Revoke", () => revoke(key), { class: "link danger", "aria-label": `Revoke ${keyLabel(key)}` }))))))));
   }
 
