@@ -115,7 +115,8 @@ extension APIError {
                 [ErrorDetail(field: "state", reason: "INVALID_STATE")])
         case .selfApproval(let id):
             self = APIError(
-                .forbidden, "the author of change request \(id) cannot approve it; another key must",
+                .forbidden,
+                "the author of change request \(id) cannot approve it, through any session or key; another person must",
                 details: [ErrorDetail(field: "author", reason: "SELF_APPROVAL")])
         case .selfApprovalByProxy(let id, let why):
             self = APIError(

@@ -84,7 +84,8 @@ struct SignInController {
 
     private func failed(_ reason: String) -> Response {
         logger.notice("sign-in failed: \(reason)")
-        return SignInPage.response(status: .badRequest, title: "Sign-in failed", message: "Sign-in failed: \(reason).")
+        let sentence = reason.prefix(1).uppercased() + reason.dropFirst() + "."
+        return SignInPage.response(status: .badRequest, title: "Sign-in failed", message: sentence)
     }
 
     /// The session cookie: never readable from scripts, sent on top-level navigation from elsewhere (`Lax`, so
