@@ -17,7 +17,7 @@ enum ChangeRequestText {
     static func details(_ request: ChangeRequest, diff: JSONObject, project: String, settings: Project?) -> String {
         var rows: [(String, String)] = [
             ("State", request.state),
-            ("Description", request.description.isEmpty ? "(none)" : request.description),
+            ("Description", request.description.isEmpty ? "(none)" : TerminalText.field(request.description)),
             ("Author", actor(request.author)),
             ("Created", RFC3339.format(request.createTime)),
             ("Base version", request.baseVersionNumber),
@@ -71,13 +71,15 @@ enum ChangeRequestText {
     /// `Alice (apiKeys/q9r…) at <time>: "comment"`.
     private static func review(_ review: ChangeRequestReview) -> String {
         var text = "\(actor(review.actor)) at \(RFC3339.format(review.time))"
-        if let comment = review.comment, !comment.isEmpty { text += ": " + JSONValue.string(comment).jsonString }
+        if let comment = review.comment, !comment.isEmpty {
+            text += ": " + TerminalText.field(JSONValue.string(comment).jsonString)
+        }
         return text
     }
 
     /// `Alice (apiKeys/q9r…)`, or `the server` for its own actions.
     static func actor(_ actor: ActingKey) -> String {
-        let name = actor.displayName
+        let name = TerminalText.field(actor.displayName)
         guard let key = actor.key else { return name.isEmpty ? "the server" : "\(name) (the server)" }
         return name.isEmpty ? key : "\(name) (\(key))"
     }
