@@ -29,7 +29,7 @@ struct WebhooksController {
         let sent = try await JSONBody.decode(request, context: context) {
             try WebhookRequest(from: $0, creating: true)
         }
-        let body = try WebhookBody(sent, allowPrivate: allowPrivate, creating: true)
+        let body = try await WebhookBody.read(sent, allowPrivate: allowPrivate, creating: true)
         let webhook = try await webhooks.create(project, body.draft, actor: key.auditActor)
         return try JSONResponse.make(Self.body(webhook, secret: true), status: .created)
     }
@@ -51,7 +51,7 @@ struct WebhooksController {
         let sent = try await JSONBody.decode(request, context: context) {
             try WebhookRequest(from: $0, creating: false)
         }
-        let body = try WebhookBody(sent, allowPrivate: allowPrivate, creating: false)
+        let body = try await WebhookBody.read(sent, allowPrivate: allowPrivate, creating: false)
         guard let webhook = try await webhooks.update(project, id, body.update, actor: key.auditActor) else {
             throw Self.notFound(project, id)
         }
