@@ -23,11 +23,21 @@ public struct WebhookStore: Sendable {
         return (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-    /// Creates a webhook and returns it with its secret. `StoreError.notFound` for no such project.
+    /// How many webhooks a project may have: each is polled, signed and retried for, so their number is bounded.
+    public static let limitPerProject = 25
+
+    /// Creates a webhook and returns it with its secret. `StoreError.notFound` for no such project,
+    /// `WebhookLimitReached` when it has `limitPerProject` webhooks already.
     public func create(_ project: String, _ draft: WebhookDraft, actor: AuditActor) async throws -> Webhook {
         try await database.transaction { connection in
             let logger = database.logger
+            // Under the project's lock, so two creations at once cannot both pass the count.
             _ = try await TemplateStore.lockProject(project, on: connection, logger: logger)
+            let counted = try await connection.query(
+                "SELECT count(*)::int8 FROM webhooks WHERE project_id = \(project)", logger: logger)
+            for try await count in counted.decode(Int64.self) where count >= Self.limitPerProject {
+                throw WebhookLimitReached(limit: Self.limitPerProject)
+            }
             let id = Self.makeID()
             let rows = try await connection.query(
                 """

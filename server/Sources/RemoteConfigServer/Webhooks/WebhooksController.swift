@@ -30,7 +30,15 @@ struct WebhooksController {
             try WebhookRequest(from: $0, creating: true)
         }
         let body = try await WebhookBody.read(sent, allowPrivate: allowPrivate, creating: true)
-        let webhook = try await webhooks.create(project, body.draft, actor: key.auditActor)
+        let webhook: RemoteConfigStore.Webhook
+        do {
+            webhook = try await webhooks.create(project, body.draft, actor: key.auditActor)
+        } catch let full as WebhookLimitReached {
+            throw APIError(
+                .badRequest,
+                "\(project) has \(full.limit) webhooks, the most a project may have; delete one to add another",
+                details: [ErrorDetail(field: "webhooks", reason: "LIMIT_EXCEEDED")])
+        }
         return try JSONResponse.make(Self.body(webhook, secret: true), status: .created)
     }
 
