@@ -18,18 +18,25 @@ extension WebhookStore {
         }
     }
 
-    /// Sends a delivery again: a new attempt of the same delivery id, as soon as a deliverer is free. Nil for no
-    /// such delivery.
-    public func redeliver(_ project: String, _ webhook: String, _ delivery: String) async throws -> WebhookDelivery? {
-        try await database.run { client in
-            let rows = try await client.query(
+    /// Sends a delivery again, audited: a new attempt of the same delivery id, as soon as a deliverer is free. Nil
+    /// for no such delivery.
+    public func redeliver(_ project: String, _ webhook: String, _ delivery: String, actor: AuditActor) async throws
+        -> WebhookDelivery?
+    {
+        try await database.transaction { connection in
+            let logger = database.logger
+            let rows = try await connection.query(
                 """
                 UPDATE webhook_deliveries SET state = 'PENDING', next_attempt_at = now(), lease_token = NULL,
                     lease_until = NULL
                 WHERE project_id = \(project) AND webhook_id = \(webhook) AND delivery_id = \(delivery)
                 RETURNING \(unescaped: Self.deliveryColumns)
-                """)
-            return try await Self.decodeDeliveries(rows).first
+                """, logger: logger)
+            guard let found = try await Self.decodeDeliveries(rows).first else { return nil }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "webhook.redeliver",
+                detail: ["webhook": "webhooks/\(webhook)", "delivery": delivery], logger: logger)
+            return found
         }
     }
 

@@ -49,7 +49,8 @@ public struct WebhookStore: Sendable {
             guard let webhook = try await Self.decode(rows).first else { throw StoreError.notFound("webhook") }
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "webhook.create",
-                detail: ["webhook": "webhooks/\(id)", "url": draft.url], logger: logger)
+                detail: ["webhook": "webhooks/\(id)", "url": WebhookAuditURL.redact(draft.url)],
+                logger: logger)
             return webhook
         }
     }
@@ -72,46 +73,6 @@ public struct WebhookStore: Sendable {
                     "SELECT \(unescaped: Self.columns) FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)"
                 )
             ).first
-        }
-    }
-
-    /// Changes the fields `update` sets; nil for no such webhook.
-    public func update(_ project: String, _ id: String, _ update: WebhookUpdate, actor: AuditActor) async throws
-        -> Webhook?
-    {
-        try await database.transaction { connection in
-            let logger = database.logger
-            let rows = try await connection.query(
-                """
-                UPDATE webhooks SET url = coalesce(\(update.url), url), events = coalesce(\(update.events), events),
-                    format = coalesce(\(update.format), format), description = coalesce(\(update.description), description),
-                    enabled = coalesce(\(update.enabled), enabled)
-                WHERE project_id = \(project) AND webhook_id = \(id)
-                RETURNING \(unescaped: Self.columns)
-                """, logger: logger)
-            guard let webhook = try await Self.decode(rows).first else { return nil }
-            try await AuditLog.append(
-                on: connection, project: project, actor: actor, action: "webhook.update",
-                detail: ["webhook": "webhooks/\(id)"], logger: logger)
-            return webhook
-        }
-    }
-
-    /// Deletes a webhook and its deliveries; false for no such webhook.
-    public func delete(_ project: String, _ id: String, actor: AuditActor) async throws -> Bool {
-        try await database.transaction { connection in
-            let logger = database.logger
-            let rows = try await connection.query(
-                "DELETE FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id) RETURNING webhook_id",
-                logger: logger)
-            var found = false
-            for try await _ in rows { found = true }
-            if found {
-                try await AuditLog.append(
-                    on: connection, project: project, actor: actor, action: "webhook.delete",
-                    detail: ["webhook": "webhooks/\(id)"], logger: logger)
-            }
-            return found
         }
     }
 
@@ -156,10 +117,12 @@ public struct WebhookStore: Sendable {
             """, logger: logger)
     }
 
-    /// Queues a `ping` to one webhook (whatever its events); returns the delivery id, nil for no such webhook.
+    /// Queues a `ping` to one webhook (whatever its events), audited; returns the delivery id, nil for no such
+    /// webhook.
     public func ping(_ project: String, _ id: String, actor: AuditActor) async throws -> String? {
-        try await database.run { client in
-            let rows = try await client.query(
+        try await database.transaction { connection in
+            let logger = database.logger
+            let rows = try await connection.query(
                 """
                 INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key,
                     actor_name, data)
@@ -167,9 +130,14 @@ public struct WebhookStore: Sendable {
                     '{}'::json
                 FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)
                 RETURNING delivery_id
-                """)
-            for try await delivery in rows.decode(String.self) { return delivery }
-            return nil
+                """, logger: logger)
+            var delivery: String?
+            for try await made in rows.decode(String.self) { delivery = made }
+            guard let delivery else { return nil }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "webhook.test",
+                detail: ["webhook": "webhooks/\(id)", "delivery": delivery], logger: logger)
+            return delivery
         }
     }
 

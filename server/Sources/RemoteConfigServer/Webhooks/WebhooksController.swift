@@ -103,10 +103,10 @@ struct WebhooksController {
     }
 
     @Sendable func redeliver(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await access.project(request, context, .admin)
+        let (project, key) = try await access.project(request, context, .admin)
         let webhook = try await read(project, context)
         let id = try context.parameters.require("delivery")
-        guard let delivery = try await webhooks.redeliver(project, webhook.id, id) else {
+        guard let delivery = try await webhooks.redeliver(project, webhook.id, id, actor: key.auditActor) else {
             throw APIError.notFound("delivery \(id) of webhooks/\(webhook.id) not found")
         }
         return try JSONResponse.make(Self.body(delivery))
