@@ -3,19 +3,20 @@ import Logging
 import PostgresNIO
 
 extension WebhookStore {
-    /// Changes the fields `update` sets; nil for no such webhook. The audit entry says what changed, its URL
-    /// redacted.
-    public func update(_ project: String, _ id: String, _ update: WebhookUpdate, actor: AuditActor) async throws
-        -> Webhook?
-    {
+    /// Changes the fields `update` sets, when the webhook is still at `expectedRevision` (any revision when nil;
+    /// `StaleRevision` otherwise); nil for no such webhook. The audit entry says what changed, its URL redacted.
+    public func update(
+        _ project: String, _ id: String, _ update: WebhookUpdate, expectedRevision: Int64? = nil, actor: AuditActor
+    ) async throws -> Webhook? {
         try await database.transaction { connection in
             let logger = database.logger
-            guard let before = try await Self.lock(project, id, on: connection, logger: logger) else { return nil }
+            guard let before = try await Self.lock(project, id, expectedRevision, on: connection, logger: logger)
+            else { return nil }
             let rows = try await connection.query(
                 """
                 UPDATE webhooks SET url = coalesce(\(update.url), url), events = coalesce(\(update.events), events),
                     format = coalesce(\(update.format), format), description = coalesce(\(update.description), description),
-                    enabled = coalesce(\(update.enabled), enabled)
+                    enabled = coalesce(\(update.enabled), enabled), revision = nextval('settings_revisions')
                 WHERE project_id = \(project) AND webhook_id = \(id)
                 RETURNING \(unescaped: Self.columns)
                 """, logger: logger)
@@ -27,11 +28,16 @@ extension WebhookStore {
         }
     }
 
-    /// Deletes a webhook and its deliveries; false for no such webhook.
-    public func delete(_ project: String, _ id: String, actor: AuditActor) async throws -> Bool {
+    /// Deletes a webhook and its deliveries when it is still at `expectedRevision` (any when nil; `StaleRevision`
+    /// otherwise); false for no such webhook.
+    public func delete(_ project: String, _ id: String, expectedRevision: Int64? = nil, actor: AuditActor)
+        async throws -> Bool
+    {
         try await database.transaction { connection in
             let logger = database.logger
-            guard try await Self.lock(project, id, on: connection, logger: logger) != nil else { return false }
+            guard try await Self.lock(project, id, expectedRevision, on: connection, logger: logger) != nil else {
+                return false
+            }
             try await connection.query(
                 "DELETE FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)", logger: logger)
             try await AuditLog.append(
@@ -41,16 +47,18 @@ extension WebhookStore {
         }
     }
 
-    /// The webhook, locked until the transaction ends (so what an update changed is known); nil for none.
-    static func lock(_ project: String, _ id: String, on connection: PostgresConnection, logger: Logger)
-        async throws -> Webhook?
-    {
+    /// The webhook, locked until the transaction ends; nil for none, `StaleRevision` when it is not at `expected`.
+    static func lock(
+        _ project: String, _ id: String, _ expected: Int64?, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Webhook? {
         let rows = try await connection.query(
             """
             SELECT \(unescaped: columns) FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)
             FOR UPDATE
             """, logger: logger)
-        return try await decode(rows).first
+        guard let webhook = try await decode(rows).first else { return nil }
+        if let expected, expected != webhook.revision { throw StaleRevision(current: webhook.revision) }
+        return webhook
     }
 
     /// An update's audit detail: the webhook, and each field whose value changed, as it is now (the URL as scheme

@@ -143,18 +143,20 @@ public struct WebhookStore: Sendable {
 
     static let columns = """
         webhook_id, project_id, url, events, format, description, enabled, created_at, secret,
-        CASE WHEN previous_expires_at > now() THEN previous_secret END
+        CASE WHEN previous_expires_at > now() THEN previous_secret END, revision
         """
 
     static func decode(_ rows: PostgresRowSequence) async throws -> [Webhook] {
         var result: [Webhook] = []
-        for try await (id, project, url, events, format, description, enabled, created, secret, previous)
-            in rows.decode((String, String, String, [String], String, String, Bool, Date, String, String?).self)
+        for try await (id, project, url, events, format, description, enabled, created, secret, previous, revision)
+            in rows.decode(
+                (String, String, String, [String], String, String, Bool, Date, String, String?, Int64).self)
         {
             result.append(
                 Webhook(
                     id: id, project: project, url: url, events: events, format: format, description: description,
-                    enabled: enabled, createTime: created, activeSecrets: [secret] + (previous.map { [$0] } ?? [])))
+                    enabled: enabled, createTime: created, activeSecrets: [secret] + (previous.map { [$0] } ?? []),
+                    revision: revision))
         }
         return result
     }
