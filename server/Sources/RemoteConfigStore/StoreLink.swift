@@ -6,4 +6,6 @@ public struct StoreLink: Sendable, Equatable {
     public let settings: StoreLinkSettings
     public let status: StoreLinkStatus
     public let updateTime: Date
+    /// Changes with every save of the settings (not with a sync's status); its ETag names it.
+    public let revision: Int64
 }

@@ -19,12 +19,23 @@ public struct StoreLinkStore: Sendable {
         }
     }
 
-    /// Creates or replaces the link's settings, audited. The status is kept, but the backoff starts afresh and
-    /// the link is due at once, so new settings are tried without waiting for the old interval.
-    public func save(_ project: String, _ settings: StoreLinkSettings, actor: AuditActor) async throws -> StoreLink {
+    /// Creates or replaces the link's settings, audited, when its revision is still `expectedRevision` (0: no
+    /// link yet; nil: whatever is there), else `StaleRevision`. The status is kept, but the backoff starts afresh
+    /// and the link is due at once, so new settings are tried without waiting for the old interval.
+    public func save(
+        _ project: String, _ settings: StoreLinkSettings, expectedRevision: Int64? = nil, actor: AuditActor
+    ) async throws -> StoreLink {
         let mappings = try Self.encode(settings.parameters)
         return try await database.transaction { connection in
             _ = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
+            if let expectedRevision {
+                // The project's lock keeps the link as read here until the write below.
+                var current: Int64 = 0
+                let rows = try await connection.query(
+                    "SELECT revision FROM store_links WHERE project_id = \(project)", logger: database.logger)
+                for try await revision in rows.decode(Int64.self) { current = revision }
+                if current != expectedRevision { throw StaleRevision(current: current) }
+            }
             let rows = try await connection.query(
                 """
                 INSERT INTO store_links AS l (project_id, enabled, app_store_id, country, interval_seconds,
@@ -36,7 +47,7 @@ public struct StoreLinkStore: Sendable {
                     app_store_id = EXCLUDED.app_store_id, country = EXCLUDED.country,
                     interval_seconds = EXCLUDED.interval_seconds, parameters = EXCLUDED.parameters,
                     auto_approve = EXCLUDED.auto_approve, release_delay_seconds = EXCLUDED.release_delay_seconds,
-                    updated_at = now(), failures = 0, next_sync_at = now()
+                    updated_at = now(), failures = 0, next_sync_at = now(), revision = nextval('settings_revisions')
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger)
             guard let saved = try await Self.decode(rows).first else { throw StoreError.notFound("store link") }
@@ -188,7 +199,7 @@ public struct StoreLinkStore: Sendable {
     static let columns = """
         project_id, enabled, app_store_id, country, interval_seconds, parameters::text, auto_approve, updated_at, \
         last_sync_time, last_store_version, last_error, failures, next_sync_at, release_delay_seconds, \
-        pending_store_version, pending_until
+        pending_store_version, pending_until, revision
         """
 
     static func encode(_ mappings: [StoreLinkMapping]) throws -> String {
@@ -200,11 +211,11 @@ public struct StoreLinkStore: Sendable {
         for try await row in rows {
             let (
                 project, enabled, appStoreId, country, interval, mappings, autoApprove, updated, lastSync,
-                lastVersion, lastError, failures, next, releaseDelay, pendingVersion, pendingUntil
+                lastVersion, lastError, failures, next, releaseDelay, pendingVersion, pendingUntil, revision
             ) = try row.decode(
                 (
                     String, Bool, String, String, Int, String, Bool, Date, Date?, String?, String?, Int, Date, Int,
-                    String?, Date?
+                    String?, Date?, Int64
                 ).self)
             let parameters = try JSONDecoder().decode([StoreLinkMapping].self, from: Data(mappings.utf8))
             links.append(
@@ -217,7 +228,7 @@ public struct StoreLinkStore: Sendable {
                         lastSyncTime: lastSync, lastStoreVersion: lastVersion, lastError: lastError,
                         consecutiveFailures: failures, nextSyncTime: next, pendingStoreVersion: pendingVersion,
                         pendingUntil: pendingUntil),
-                    updateTime: updated))
+                    updateTime: updated, revision: revision))
         }
         return links
     }

@@ -12,4 +12,6 @@ public struct Webhook: Sendable, Equatable {
     public let createTime: Date
     /// The secrets that sign now: the current one first, then the previous one during its 24 hours.
     public let activeSecrets: [String]
+    /// Changes with every change of the fields people set (not with a rotation); its ETag names it.
+    public let revision: Int64
 }

@@ -18,19 +18,67 @@ extension WebhookStore {
         }
     }
 
-    /// Sends a delivery again: a new attempt of the same delivery id, as soon as a deliverer is free. Nil for no
-    /// such delivery.
-    public func redeliver(_ project: String, _ webhook: String, _ delivery: String) async throws -> WebhookDelivery? {
-        try await database.run { client in
-            let rows = try await client.query(
+    /// Sends a delivery again, audited: a new attempt of the same delivery id, as soon as a deliverer is free. Nil
+    /// for no such delivery.
+    public func redeliver(_ project: String, _ webhook: String, _ delivery: String, actor: AuditActor) async throws
+        -> WebhookDelivery?
+    {
+        try await database.transaction { connection in
+            let logger = database.logger
+            let rows = try await connection.query(
                 """
                 UPDATE webhook_deliveries SET state = 'PENDING', next_attempt_at = now(), lease_token = NULL,
                     lease_until = NULL
                 WHERE project_id = \(project) AND webhook_id = \(webhook) AND delivery_id = \(delivery)
                 RETURNING \(unescaped: Self.deliveryColumns)
-                """)
-            return try await Self.decodeDeliveries(rows).first
+                """, logger: logger)
+            guard let found = try await Self.decodeDeliveries(rows).first else { return nil }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "webhook.redeliver",
+                detail: ["webhook": "webhooks/\(webhook)", "delivery": delivery], logger: logger)
+            return found
         }
+    }
+
+    /// Forgets what the outbox no longer needs, so it does not grow for ever: delivered and failed deliveries
+    /// whose last attempt is older than `finished`, and the bodies of those older than `bodies` (a redelivery
+    /// makes the body again from the event's facts). At most `batch` rows of each a call; returns how many
+    /// deliveries and bodies went.
+    public func prune(finished: Duration, bodies: Duration, batch: Int = 10_000) async throws -> (
+        deliveries: Int, bodies: Int
+    ) {
+        let finishedSeconds = Self.seconds(finished)
+        let bodySeconds = Self.seconds(bodies)
+        return try await database.run { client in
+            let deleted = try await client.query(
+                """
+                WITH old AS (
+                    SELECT seq FROM webhook_deliveries
+                    WHERE state <> 'PENDING' AND last_attempt_at < now() - make_interval(secs => \(finishedSeconds))
+                    LIMIT \(batch)
+                )
+                DELETE FROM webhook_deliveries d USING old WHERE d.seq = old.seq RETURNING d.seq
+                """)
+            var deliveries = 0
+            for try await _ in deleted { deliveries += 1 }
+            let cleared = try await client.query(
+                """
+                WITH old AS (
+                    SELECT seq FROM webhook_deliveries
+                    WHERE state <> 'PENDING' AND body IS NOT NULL
+                      AND last_attempt_at < now() - make_interval(secs => \(bodySeconds))
+                    LIMIT \(batch)
+                )
+                UPDATE webhook_deliveries d SET body = NULL FROM old WHERE d.seq = old.seq RETURNING d.seq
+                """)
+            var bodies = 0
+            for try await _ in cleared { bodies += 1 }
+            return (deliveries, bodies)
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Claims up to `limit` due deliveries for one attempt each, under a lease of `lease`.

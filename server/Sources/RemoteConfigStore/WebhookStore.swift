@@ -23,11 +23,21 @@ public struct WebhookStore: Sendable {
         return (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-    /// Creates a webhook and returns it with its secret. `StoreError.notFound` for no such project.
+    /// How many webhooks a project may have: each is polled, signed and retried for, so their number is bounded.
+    public static let limitPerProject = 25
+
+    /// Creates a webhook and returns it with its secret. `StoreError.notFound` for no such project,
+    /// `WebhookLimitReached` when it has `limitPerProject` webhooks already.
     public func create(_ project: String, _ draft: WebhookDraft, actor: AuditActor) async throws -> Webhook {
         try await database.transaction { connection in
             let logger = database.logger
+            // Under the project's lock, so two creations at once cannot both pass the count.
             _ = try await TemplateStore.lockProject(project, on: connection, logger: logger)
+            let counted = try await connection.query(
+                "SELECT count(*)::int8 FROM webhooks WHERE project_id = \(project)", logger: logger)
+            for try await count in counted.decode(Int64.self) where count >= Self.limitPerProject {
+                throw WebhookLimitReached(limit: Self.limitPerProject)
+            }
             let id = Self.makeID()
             let rows = try await connection.query(
                 """
@@ -39,7 +49,8 @@ public struct WebhookStore: Sendable {
             guard let webhook = try await Self.decode(rows).first else { throw StoreError.notFound("webhook") }
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "webhook.create",
-                detail: ["webhook": "webhooks/\(id)", "url": draft.url], logger: logger)
+                detail: ["webhook": "webhooks/\(id)", "url": WebhookAuditURL.redact(draft.url)],
+                logger: logger)
             return webhook
         }
     }
@@ -62,46 +73,6 @@ public struct WebhookStore: Sendable {
                     "SELECT \(unescaped: Self.columns) FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)"
                 )
             ).first
-        }
-    }
-
-    /// Changes the fields `update` sets; nil for no such webhook.
-    public func update(_ project: String, _ id: String, _ update: WebhookUpdate, actor: AuditActor) async throws
-        -> Webhook?
-    {
-        try await database.transaction { connection in
-            let logger = database.logger
-            let rows = try await connection.query(
-                """
-                UPDATE webhooks SET url = coalesce(\(update.url), url), events = coalesce(\(update.events), events),
-                    format = coalesce(\(update.format), format), description = coalesce(\(update.description), description),
-                    enabled = coalesce(\(update.enabled), enabled)
-                WHERE project_id = \(project) AND webhook_id = \(id)
-                RETURNING \(unescaped: Self.columns)
-                """, logger: logger)
-            guard let webhook = try await Self.decode(rows).first else { return nil }
-            try await AuditLog.append(
-                on: connection, project: project, actor: actor, action: "webhook.update",
-                detail: ["webhook": "webhooks/\(id)"], logger: logger)
-            return webhook
-        }
-    }
-
-    /// Deletes a webhook and its deliveries; false for no such webhook.
-    public func delete(_ project: String, _ id: String, actor: AuditActor) async throws -> Bool {
-        try await database.transaction { connection in
-            let logger = database.logger
-            let rows = try await connection.query(
-                "DELETE FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id) RETURNING webhook_id",
-                logger: logger)
-            var found = false
-            for try await _ in rows { found = true }
-            if found {
-                try await AuditLog.append(
-                    on: connection, project: project, actor: actor, action: "webhook.delete",
-                    detail: ["webhook": "webhooks/\(id)"], logger: logger)
-            }
-            return found
         }
     }
 
@@ -146,10 +117,12 @@ public struct WebhookStore: Sendable {
             """, logger: logger)
     }
 
-    /// Queues a `ping` to one webhook (whatever its events); returns the delivery id, nil for no such webhook.
+    /// Queues a `ping` to one webhook (whatever its events), audited; returns the delivery id, nil for no such
+    /// webhook.
     public func ping(_ project: String, _ id: String, actor: AuditActor) async throws -> String? {
-        try await database.run { client in
-            let rows = try await client.query(
+        try await database.transaction { connection in
+            let logger = database.logger
+            let rows = try await connection.query(
                 """
                 INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key,
                     actor_name, data, actor_user, actor_email)
@@ -157,26 +130,33 @@ public struct WebhookStore: Sendable {
                     '{}'::json, \(actor.userId), \(actor.email)
                 FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)
                 RETURNING delivery_id
-                """)
-            for try await delivery in rows.decode(String.self) { return delivery }
-            return nil
+                """, logger: logger)
+            var delivery: String?
+            for try await made in rows.decode(String.self) { delivery = made }
+            guard let delivery else { return nil }
+            try await AuditLog.append(
+                on: connection, project: project, actor: actor, action: "webhook.test",
+                detail: ["webhook": "webhooks/\(id)", "delivery": delivery], logger: logger)
+            return delivery
         }
     }
 
     static let columns = """
         webhook_id, project_id, url, events, format, description, enabled, created_at, secret,
-        CASE WHEN previous_expires_at > now() THEN previous_secret END
+        CASE WHEN previous_expires_at > now() THEN previous_secret END, revision
         """
 
     static func decode(_ rows: PostgresRowSequence) async throws -> [Webhook] {
         var result: [Webhook] = []
-        for try await (id, project, url, events, format, description, enabled, created, secret, previous)
-            in rows.decode((String, String, String, [String], String, String, Bool, Date, String, String?).self)
+        for try await (id, project, url, events, format, description, enabled, created, secret, previous, revision)
+            in rows.decode(
+                (String, String, String, [String], String, String, Bool, Date, String, String?, Int64).self)
         {
             result.append(
                 Webhook(
                     id: id, project: project, url: url, events: events, format: format, description: description,
-                    enabled: enabled, createTime: created, activeSecrets: [secret] + (previous.map { [$0] } ?? [])))
+                    enabled: enabled, createTime: created, activeSecrets: [secret] + (previous.map { [$0] } ?? []),
+                    revision: revision))
         }
         return result
     }

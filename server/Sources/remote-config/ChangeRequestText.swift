@@ -17,7 +17,7 @@ enum ChangeRequestText {
     static func details(_ request: ChangeRequest, diff: JSONObject, project: String, settings: Project?) -> String {
         var rows: [(String, String)] = [
             ("State", request.state),
-            ("Description", request.description.isEmpty ? "(none)" : request.description),
+            ("Description", request.description.isEmpty ? "(none)" : TerminalText.field(request.description)),
             ("Author", actor(request.author)),
             ("Created", RFC3339.format(request.createTime)),
             ("Base version", request.baseVersionNumber),
@@ -71,16 +71,18 @@ enum ChangeRequestText {
     /// `Alice (apiKeys/q9r…) at <time>: "comment"`.
     private static func review(_ review: ChangeRequestReview) -> String {
         var text = "\(actor(review.actor)) at \(RFC3339.format(review.time))"
-        if let comment = review.comment, !comment.isEmpty { text += ": " + JSONValue.string(comment).jsonString }
+        if let comment = review.comment, !comment.isEmpty {
+            text += ": " + TerminalText.field(JSONValue.string(comment).jsonString)
+        }
         return text
     }
 
     /// `Alice (apiKeys/q9r…)`, `alice@example.com (users/…)` or `alice@example.com via CI (apiKeys/…)` for a
     /// person, or `the server` for its own actions.
     static func actor(_ actor: ActingKey) -> String {
-        let name = Terminal.safe(actor.displayName)
+        let name = TerminalText.field(actor.displayName)
         if let email = actor.email, let user = actor.user {
-            let person = Terminal.safe(email)
+            let person = TerminalText.field(email)
             guard let key = actor.key else { return "\(person) (\(user))" }
             return "\(person) via \(name.isEmpty ? key : "\(name) (\(key))")"
         }

@@ -73,7 +73,7 @@ struct Changes: AsyncParsableCommand {
                 for request in requests {
                     table.add(
                         request.id, request.state, RFC3339.format(request.createTime),
-                        request.author.email.map(Terminal.safe) ?? Terminal.safe(request.author.displayName),
+                        request.author.email.map(TerminalText.field) ?? TerminalText.field(request.author.displayName),
                         String(request.approvals.count), request.publishTime.map(RFC3339.format) ?? "",
                         request.publishedVersionNumber ?? "", request.description)
                 }

@@ -24,15 +24,17 @@ enum DiffText {
     private static func section(_ list: JSONValue?, _ mark: String, describe: (JSONValue) -> String) -> [String] {
         (list?.arrayValue ?? []).map { item in
             let value = item["after"] ?? item["before"] ?? .null
-            return "  \(mark) \(item.text("name")): \(describe(value))"
+            return "  \(mark) \(TerminalText.field(item.text("name"))): \(TerminalText.field(describe(value)))"
         }
     }
 
     private static func changed(_ list: JSONValue?, fields: (JSONValue, JSONValue, [String]) -> [String]) -> [String] {
         (list?.arrayValue ?? []).flatMap { item in
             let aspects = (item["changedFields"]?.arrayValue ?? []).compactMap(\.stringValue)
-            return ["  ~ \(item.text("name"))"]
-                + fields(item["before"] ?? .null, item["after"] ?? .null, aspects).map { "      " + $0 }
+            return ["  ~ \(TerminalText.field(item.text("name")))"]
+                + fields(item["before"] ?? .null, item["after"] ?? .null, aspects).map {
+                    "      " + TerminalText.field($0)
+                }
         }
     }
 

@@ -6,7 +6,7 @@ import RemoteConfigCore
 /// How insights reports read on a terminal.
 enum InsightsText {
     /// A report as pretty JSON, keys sorted, as `--json` has always printed it.
-    static func json(_ report: some Encodable) throws { Output.line(try SortedJSON.text(report)) }
+    static func json(_ report: some Encodable) throws { Output.raw(try SortedJSON.text(report)) }
 
     static func versions(_ report: InsightsVersionsReport, project: String) {
         guard report.enabled else { return Output.line("Insights are off on this server (--insights off).") }

@@ -32,7 +32,7 @@ struct Keys: AsyncParsableCommand {
                 var table = Table("KEY", "NAME", "ROLE", "PROJECT", "OWNER", "PREFIX", "CREATED", "LAST USED")
                 for key in answer.apiKeys {
                     table.add(
-                        key.name, Terminal.safe(key.displayName), key.role, key.project ?? "(all)",
+                        key.name, TerminalText.field(key.displayName), key.role, key.project ?? "(all)",
                         key.owner ?? "(none)", key.keyPrefix, RFC3339.format(key.createTime),
                         key.lastUsedTime.map(RFC3339.format) ?? "never")
                 }

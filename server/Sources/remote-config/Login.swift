@@ -82,7 +82,7 @@ struct Login: AsyncParsableCommand {
             throw CommandFailure(.refused, "the browser came back with another sign-in's state; nothing was saved")
         }
         if let error = query["error"] {
-            throw CommandFailure(.refused, "the identity provider did not sign you in (\(Terminal.safe(error)))")
+            throw CommandFailure(.refused, "the identity provider did not sign you in (\(TerminalText.field(error)))")
         }
         let answer = try await client.send(
             "POST", "/v1/auth/loopback:token",
@@ -98,7 +98,7 @@ struct Login: AsyncParsableCommand {
         saved.servers[Credentials.key(client.server)] = Credentials.Entry(
             token: token.token, email: token.user.email, expireTime: token.expireTime)
         try saved.save()
-        Output.line("Signed in as \(Terminal.safe(token.user.email)) on \(client.serverText).")
+        Output.line("Signed in as \(TerminalText.field(token.user.email)) on \(client.serverText).")
     }
 
     private static func randomURLSafe() -> String {
@@ -154,7 +154,7 @@ struct Logout: AsyncParsableCommand {
             }
             saved.servers[Credentials.key(url)] = nil
             try saved.save()
-            Output.line("Signed out \(Terminal.safe(entry.email)) from \(url.absoluteString).")
+            Output.line("Signed out \(TerminalText.field(entry.email)) from \(url.absoluteString).")
         }
     }
 }
@@ -172,35 +172,19 @@ struct WhoAmI: AsyncParsableCommand {
             let me = try await connection.client().me()
             if connection.json { return try Output.json(me) }
             if let user = me.user {
-                let name = user.displayName.isEmpty ? "" : " (\(Terminal.safe(user.displayName)))"
-                Output.line("Person:  \(Terminal.safe(user.email))\(name), \(user.name)")
+                let name = user.displayName.isEmpty ? "" : " (\(TerminalText.field(user.displayName)))"
+                Output.line("Person:  \(TerminalText.field(user.email))\(name), \(user.name)")
                 if !user.groups.isEmpty {
-                    Output.line("Groups:  \(user.groups.map(Terminal.safe).joined(separator: ", "))")
+                    Output.line("Groups:  \(user.groups.map(TerminalText.field).joined(separator: ", "))")
                 }
             }
             if let key = me.key {
-                Output.line("Key:     \(Terminal.safe(key.displayName)) (\(key.name)), \(key.role)")
+                Output.line("Key:     \(TerminalText.field(key.displayName)) (\(key.name)), \(key.role)")
             }
             let roles = me.roles.map { "\($0.role) on \($0.project ?? "every project")" }
             Output.line(
                 "Roles:   \(roles.isEmpty ? "none yet: ask an admin of this server" : roles.joined(separator: "; "))")
             if let expires = me.sessionExpireTime { Output.line("Until:   \(RFC3339.format(expires))") }
         }
-    }
-}
-
-/// Text from the server made safe to print for a person: control characters shown escaped, so a stored
-/// name cannot move the cursor, clear the screen or write the clipboard.
-enum Terminal {
-    static func safe(_ text: String) -> String {
-        var shown = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                shown += String(format: "\\u{%X}", scalar.value)
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-        }
-        return shown
     }
 }

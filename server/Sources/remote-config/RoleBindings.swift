@@ -36,9 +36,11 @@ struct RoleBindings: AsyncParsableCommand {
                     let creator = binding.createdBy
                     let madeBy =
                         creator.bootstrap == true
-                        ? "--oidc-admins" : Terminal.safe(creator.email ?? creator.displayName ?? creator.key ?? "")
+                        ? "--oidc-admins"
+                        : TerminalText.field(creator.email ?? creator.displayName ?? creator.key ?? "")
                     table.add(
-                        binding.name, Terminal.safe(binding.member), binding.role, binding.project ?? "(all)", madeBy,
+                        binding.name, TerminalText.field(binding.member), binding.role, binding.project ?? "(all)",
+                        madeBy,
                         RFC3339.format(binding.createTime))
                 }
                 table.print()
@@ -68,7 +70,7 @@ struct RoleBindings: AsyncParsableCommand {
                     member: member, role: role, project: project)
                 if connection.json { return try Output.json(binding) }
                 Output.line(
-                    "\(Terminal.safe(binding.member)) is now \(binding.role) on \(binding.project ?? "every project") (\(binding.name))."
+                    "\(TerminalText.field(binding.member)) is now \(binding.role) on \(binding.project ?? "every project") (\(binding.name))."
                 )
             }
         }

@@ -38,7 +38,7 @@ struct Rollouts: AsyncParsableCommand {
     /// The rollout in JSON, or in lines for people.
     static func print(_ rollout: Rollout, json: Bool) throws {
         if json {
-            return Output.line(try SortedJSON.text(rollout))
+            return Output.raw(try SortedJSON.text(rollout))
         }
         table([rollout]).print()
         if let audience = rollout.audience { Output.line("Audience: \(audience)") }
@@ -69,7 +69,7 @@ struct Rollouts: AsyncParsableCommand {
                 let answer = try await connection.client().listRollouts(
                     project: project.project, state: state?.uppercased())
                 if connection.json {
-                    return Output.line(try SortedJSON.text(answer))
+                    return Output.raw(try SortedJSON.text(answer))
                 }
                 if answer.rollouts.isEmpty { return Output.line("No rollouts in \(project.project).") }
                 Rollouts.table(answer.rollouts).print()

@@ -10,7 +10,8 @@ struct Table {
 
     init(_ headers: String...) { self.headers = headers }
 
-    mutating func add(_ cells: String...) { rows.append(cells) }
+    /// A row; each cell escaped to one line, so that no text in it moves the cursor or forges a row.
+    mutating func add(_ cells: String...) { rows.append(cells.map(TerminalText.field)) }
 
     func render() -> String {
         var widths = headers.map(\.count)

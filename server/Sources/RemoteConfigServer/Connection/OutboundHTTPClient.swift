@@ -49,17 +49,19 @@ struct OutboundHTTPClient: Sendable {
             scheme == "http" || scheme == "https", let host = WebhookDestination.hostName(parsed)
         else { throw Failure(description: "\(url) is not an http(s) URL") }
         let port = parsed.port ?? (scheme == "https" ? 443 : 80)
-        let address: SocketAddress
+        let addresses: [SocketAddress]
         do {
-            address = try await NIOThreadPool.singleton.runIfActive {
-                try SocketAddress.makeAddressResolvingHost(host, port: port)
+            addresses = try await NIOThreadPool.singleton.runIfActive {
+                try WebhookDestination.resolve(host, port: port)
             }
         } catch {
             throw Failure(description: "could not resolve \(host)")
         }
-        if !allowPrivate, let reason = WebhookDestination.forbidden(address) {
-            throw Failure(description: "refused: \(host) resolves to \(reason) address")
+        // The check creation applied, on what the name resolves to now: every address, since any may be used.
+        if !allowPrivate, let reason = WebhookDestination.refusal(host: host, addresses: addresses) {
+            throw Failure(description: "refused: \(host) points at \(reason)")
         }
+        let address = addresses[0]
         var path = parsed.path.isEmpty ? "/" : parsed.path
         if let query = parsed.query { path += "?" + query }
         let tls = scheme == "https" ? try Self.tlsContext() : nil

@@ -19,7 +19,8 @@ struct StoreSyncController {
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .viewer)
-        return try JSONResponse.make(Self.body(try await links.get(project)))
+        let link = try await links.get(project)
+        return try RevisionETag.response(Self.body(link), etag: Self.etag(project, link))
     }
 
     @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -28,10 +29,13 @@ struct StoreSyncController {
         let published = try await templates.latest(project)
         let template = try published.map { try RemoteConfigTemplate(json: Array($0.templateJSON.utf8)) }
         try body.checkTargets(in: template ?? RemoteConfigTemplate())
-        let link = try await links.save(project, body.settings, actor: key.auditActor)
+        let expected = RevisionETag.expected(request, kind: Self.kind, name: project)
+        let link = try await RevisionETag.checked("store link") {
+            try await links.save(project, body.settings, expectedRevision: expected, actor: key.auditActor)
+        }
         // Due at once: a replica syncs it within moments (this one, unless another is quicker).
         if link.settings.enabled { sync.wake() }
-        return try JSONResponse.make(Self.body(link))
+        return try RevisionETag.response(Self.body(link), etag: Self.etag(project, link))
     }
 
     @Sendable func run(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -57,7 +61,15 @@ struct StoreSyncController {
         case .failed:
             answer.result = "FAILED"
         }
-        return try JSONResponse.make(answer)
+        return try RevisionETag.response(answer, etag: Self.etag(project, result.link))
+    }
+
+    /// What a store link's ETag starts with: `"storeSync-<project>-<revision>"`, revision 0 before the first `PUT`.
+    static let kind = "storeSync"
+
+    /// The ETag of the link's settings; a sync changes its status, never its ETag, so it never makes a `PUT` stale.
+    static func etag(_ project: String, _ link: RemoteConfigStore.StoreLink?) -> String {
+        RevisionETag.make(kind: kind, name: project, revision: link?.revision ?? 0)
     }
 
     /// The link as the API shows it; a project that never had one shows the defaults, switched off.

@@ -4,21 +4,29 @@ import RemoteConfigStore
 
 /// A delivery as a Slack incoming webhook takes it (`{"text", "blocks"}`): who changed which parameter from
 /// what to what, in words.
+///
+/// Every text that someone else wrote (descriptions, values, condition names, key names, a store's answer) is
+/// escaped as Slack documents (`&`, `<`, `>`), so it cannot mention `<!channel>` or dress up a link in our
+/// name; the only markup is ours. The section stays within Slack's 3,000 characters, saying how many changes
+/// it leaves out.
 struct SlackMessage {
     let delivery: ClaimedDelivery
     let facts: JSONObject
     let diff: TemplateDiff?
     let publicURL: String?
 
+    /// The most characters Slack takes in a section's text.
+    static let sectionLimit = 3000
+    /// The headline's share of it: the change lines get the rest.
+    static let headlineLimit = 1500
+
     /// The message's JSON.
     var json: JSONObject {
-        let lines = changeLines
-        var text = headline
-        if !lines.isEmpty { text += "\n" + lines.map { "• " + $0 }.joined(separator: "\n") }
+        var text = section
         var blocks: [JSONValue] = [
             .object(["type": .string("section"), "text": .object(["type": .string("mrkdwn"), "text": .string(text)])])
         ]
-        if let link = consoleLink {
+        if let link = consoleLink.map(SlackText.escape) {
             text += "\n" + link
             blocks.append(
                 .object([
@@ -31,24 +39,50 @@ struct SlackMessage {
         return ["text": .string(text), "blocks": .array(blocks)]
     }
 
-    private var project: String { delivery.webhook.project }
-    private var actor: String {
-        if let email = delivery.actorEmail { return email }
-        return delivery.actorName.isEmpty ? "the server" : delivery.actorName
+    /// The headline, then as many change lines as fit, then how many did not and where to see them.
+    var section: String {
+        var text = SlackText.clip(headline, to: Self.headlineLimit)
+        let lines = changeLines
+        var shown = 0
+        for line in lines {
+            let more = lines.count - shown - 1
+            // Counted in UTF-16 units, as Slack counts: never fewer than the characters a person sees.
+            let room = Self.sectionLimit - (more > 0 ? moreLine(more).utf16.count : 0)
+            let bullet = "\n• " + line
+            guard text.utf16.count + bullet.utf16.count <= room else { break }
+            text += bullet
+            shown += 1
+        }
+        if shown < lines.count { text += moreLine(lines.count - shown) }
+        return text
     }
 
+    /// `…and 180 more changes`, with the console's link when there is one.
+    private func moreLine(_ count: Int) -> String {
+        let words = "\n…and \(count) more change\(count == 1 ? "" : "s")"
+        guard let link = consoleLink else { return words }
+        return words + ": <\(SlackText.escape(link))|see them all in the console>"
+    }
+
+    private var project: String { SlackText.escape(delivery.webhook.project) }
+    private var actor: String {
+        if let email = delivery.actorEmail { return SlackText.escape(email) }
+        return delivery.actorName.isEmpty ? "the server" : SlackText.escape(delivery.actorName)
+    }
+
+    /// A fact of the event as escaped text.
+    private func fact(_ name: String) -> String? { facts[name]?.stringValue.map(SlackText.escape) }
+
     private var headline: String {
-        let version = facts["versionNumber"]?.stringValue ?? "?"
-        let request = facts["changeRequest"]?.stringValue ?? ""
+        let version = fact("versionNumber") ?? "?"
+        let request = fact("changeRequest") ?? ""
         switch delivery.type {
         case "template.published":
             var line = "\(project): version \(version) published by \(actor)"
-            if let type = facts["updateType"]?.stringValue, type == "ROLLBACK",
-                let source = facts["rollbackSource"]?.stringValue
-            {
+            if let type = facts["updateType"]?.stringValue, type == "ROLLBACK", let source = fact("rollbackSource") {
                 line += " (rollback to version \(source))"
             }
-            if let description = facts["description"]?.stringValue, !description.isEmpty {
+            if let description = fact("description"), !description.isEmpty {
                 line += ": “\(description)”"
             }
             return line
@@ -58,11 +92,11 @@ struct SlackMessage {
         case "changeRequest.cancelled": return "\(project): \(request) cancelled by \(actor)"
         case "storeSync.failed":
             let failures = facts["consecutiveFailures"]?.doubleValue.map { Int($0) } ?? 1
-            let error = facts["error"]?.stringValue ?? "unknown error"
-            let next = facts["nextAttemptTime"]?.stringValue.map { ", next attempt at \($0)" } ?? ""
+            let error = fact("error") ?? "unknown error"
+            let next = fact("nextAttemptTime").map { ", next attempt at \($0)" } ?? ""
             return "\(project): store sync failed (\(failures) in a row\(next)): \(error)"
         case "ping": return "\(project): test message from remote-config, sent by \(actor)"
-        default: return "\(project): \(delivery.type) by \(actor)"
+        default: return "\(project): \(SlackText.escape(delivery.type)) by \(actor)"
         }
     }
 
@@ -76,23 +110,25 @@ struct SlackMessage {
         return "\(root)/console#/projects/\(project)/\(tab)"
     }
 
-    /// One line per changed value: `name: before → after when condition`.
+    /// One line per changed value: `name: before → after when condition`, escaped.
     var changeLines: [String] {
         guard let diff else { return [] }
+        let e = SlackText.escape
         var lines: [String] = []
         for change in diff.parametersAdded {
-            lines.append("\(change.name) added: \(Self.describe(change.after))")
+            lines.append("\(e(change.name)) added: \(Self.describe(change.after))")
         }
         for change in diff.parametersChanged {
-            lines += Self.valueChanges(change.name, change.before, change.after)
+            lines += Self.valueChanges(e(change.name), change.before, change.after)
         }
-        for change in diff.parametersRemoved { lines.append("\(change.name) removed") }
-        for change in diff.conditionsAdded { lines.append("condition \(change.name) added") }
-        for change in diff.conditionsChanged { lines.append("condition \(change.name) changed") }
-        for change in diff.conditionsRemoved { lines.append("condition \(change.name) removed") }
+        for change in diff.parametersRemoved { lines.append("\(e(change.name)) removed") }
+        for change in diff.conditionsAdded { lines.append("condition \(e(change.name)) added") }
+        for change in diff.conditionsChanged { lines.append("condition \(e(change.name)) changed") }
+        for change in diff.conditionsRemoved { lines.append("condition \(e(change.name)) removed") }
         return lines
     }
 
+    /// The lines of one changed parameter (`name` escaped already); condition names and values are escaped here.
     static func valueChanges(_ name: String, _ before: JSONValue?, _ after: JSONValue?) -> [String] {
         let oldDefault = before?["defaultValue"]
         let newDefault = after?["defaultValue"]
@@ -105,20 +141,26 @@ struct SlackMessage {
         for condition in newConditional.keys {
             let was = oldConditional[condition] ?? oldDefault
             let now = newConditional[condition]
-            if was != now { lines.append("\(name): \(value(was)) → \(value(now)) when \(condition)") }
+            if was != now {
+                lines.append("\(name): \(value(was)) → \(value(now)) when \(SlackText.escape(condition))")
+            }
         }
         for condition in oldConditional.keys where newConditional[condition] == nil {
-            lines.append("\(name): no longer \(value(oldConditional[condition])) when \(condition)")
+            lines.append(
+                "\(name): no longer \(value(oldConditional[condition])) when \(SlackText.escape(condition))")
         }
         if lines.isEmpty { lines.append("\(name) changed") }
         return lines
     }
 
-    /// A parameter value (`{"value": …}` or `{"useInAppDefault": true}`) in words.
+    /// A parameter value (`{"value": …}` or `{"useInAppDefault": true}`) in words, escaped.
     static func value(_ json: JSONValue?) -> String {
         guard let json else { return "(none)" }
         if json["useInAppDefault"]?.boolValue == true { return "in-app default" }
-        if let text = json["value"]?.stringValue { return text.count > 80 ? String(text.prefix(77)) + "…" : text }
+        if let text = json["value"]?.stringValue {
+            // Cut before escaping, so that no escape is cut in half.
+            return SlackText.escape(text.count > 80 ? String(text.prefix(77)) + "…" : text)
+        }
         return "(rollout)"
     }
 

@@ -14,10 +14,22 @@ struct WebhookBody {
     static let formats: Set<String> = ["JSON", "SLACK"]
     var update = WebhookUpdate()
 
-    /// Checks what the body's types cannot say: the URL's destination, the event names, the format, the length.
-    init(_ body: WebhookRequest, allowPrivate: Bool, creating: Bool) throws {
+    /// Checks what the body's types cannot say: the URL's destination (every address it resolves to, as a
+    /// delivery checks it), the event names, the format, the length.
+    static func read(_ body: WebhookRequest, allowPrivate: Bool, creating: Bool) async throws -> WebhookBody {
+        let checked = try WebhookBody(body, creating: creating)
+        if let url = checked.update.url,
+            let problem = await WebhookDestination.problem(url: url, allowPrivate: allowPrivate)
+        {
+            throw APIError.invalidField("url", reason: "INVALID_URL", problem)
+        }
+        return checked
+    }
+
+    /// Checks the fields that need no lookup.
+    private init(_ body: WebhookRequest, creating: Bool) throws {
         if let url = body.url {
-            if let problem = WebhookDestination.problem(url: url, allowPrivate: allowPrivate) {
+            if let problem = WebhookDestination.formProblem(url: url) {
                 throw APIError.invalidField("url", reason: "INVALID_URL", problem)
             }
             update.url = url

@@ -14,10 +14,33 @@ struct WebhookDeliverer: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
+            var pruned: ContinuousClock.Instant?
             while !Task.isCancelled {
+                if pruned.map({ ContinuousClock.now - $0 >= settings.pruneInterval }) ?? true {
+                    await prune()
+                    pruned = .now
+                }
                 // Busy: go on at once (the next delivery of each webhook may be due now); idle: poll.
                 if await round() == 0 { try? await Task.sleep(for: settings.pollInterval) }
             }
+        }
+    }
+
+    /// Forgets finished deliveries past keeping; every server does it, and doing it twice deletes nothing twice.
+    func prune() async {
+        do {
+            // In batches, so that one call holds no lock for long however much piled up.
+            while true {
+                let pruned = try await store.prune(finished: settings.keepFinished, bodies: settings.keepBodies)
+                if pruned.deliveries + pruned.bodies > 0 {
+                    logger.info(
+                        "webhooks: pruned the outbox",
+                        metadata: ["deliveries": "\(pruned.deliveries)", "bodies": "\(pruned.bodies)"])
+                }
+                if Task.isCancelled || (pruned.deliveries < 10_000 && pruned.bodies < 10_000) { return }
+            }
+        } catch {
+            logger.warning("webhooks: could not prune the outbox: \(error)")
         }
     }
 

@@ -1,26 +1,43 @@
 import Foundation
 import NIOCore
+import NIOPosix
 
-/// Where a webhook may send: `http`/`https` URLs whose host is not in a loopback, private, link-local,
-/// multicast or unspecified range (unless the server allows private destinations).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a webhook may send: `http`/`https` URLs whose host resolves only to addresses outside the loopback,
+/// private, link-local, multicast, unspecified and other special-purpose ranges (unless the server allows private
+/// destinations). Creation and delivery apply the same check, `refusal(host:addresses:)`, to every address the
+/// host resolves to.
 enum WebhookDestination {
-    /// Why a URL or an address is refused; nil when it may be used.
-    static func problem(url text: String, allowPrivate: Bool) -> String? {
+    /// Why a URL is not one a webhook may have (not http(s), too long, with credentials); nil when well formed.
+    /// Looks nothing up.
+    static func formProblem(url text: String) -> String? {
         guard text.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = hostName(url), !host.isEmpty
         else {
             return "url must be an absolute http:// or https:// URL"
         }
         if url.user != nil || url.password != nil { return "url must not carry a user name or password" }
-        if allowPrivate { return nil }
-        let lowered = host.lowercased()
-        if lowered == "localhost" || lowered.hasSuffix(".localhost") {
-            return "url points at this machine (localhost)"
-        }
-        if let address = try? SocketAddress(ipAddress: host, port: 0), let reason = forbidden(address) {
-            return "url points at \(reason) address \(host)"
-        }
         return nil
+    }
+
+    /// Why a URL may not be a destination: its form, its name, or an address it resolves to now, judged as a
+    /// delivery judges it. A name that resolves to nothing yet is accepted: every delivery resolves it again.
+    static func problem(url text: String, allowPrivate: Bool) async -> String? {
+        if let problem = formProblem(url: text) { return problem }
+        guard !allowPrivate, let url = URL(string: text), let host = hostName(url) else { return nil }
+        if let refusal = refusal(name: host) { return "url points at \(refusal)" }
+        let addresses: [SocketAddress]
+        do {
+            addresses = try await NIOThreadPool.singleton.runIfActive { try resolve(host, port: url.port ?? 443) }
+        } catch {
+            return nil
+        }
+        return refusal(host: host, addresses: addresses).map { "url points at \($0)" }
     }
 
     /// The URL's host without the brackets of an IPv6 literal.
@@ -30,51 +47,64 @@ enum WebhookDestination {
         return host
     }
 
-    /// The kind of range `address` is in when it may not be a destination (`loopback`, `private`, …); nil when
-    /// it may.
-    static func forbidden(_ address: SocketAddress) -> String? {
-        switch address {
-        case .v4(let v4):
-            return forbidden(v4: UInt32(bigEndian: v4.address.sin_addr.s_addr))
-        case .v6(let v6):
-            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
-            return forbidden(v6: bytes)
-        default:
-            return "a non-IP"
-        }
-    }
-
-    static func forbidden(v4 value: UInt32) -> String? {
-        func within(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ bits: UInt32) -> Bool {
-            let base = a << 24 | b << 16 | c << 8 | d
-            let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << (32 - bits)
-            return value & mask == base & mask
-        }
-        if within(127, 0, 0, 0, 8) { return "a loopback" }
-        if within(0, 0, 0, 0, 8) { return "an unspecified" }
-        if within(10, 0, 0, 0, 8) || within(172, 16, 0, 0, 12) || within(192, 168, 0, 0, 16)
-            || within(100, 64, 0, 0, 10)
-        {
-            return "a private"
-        }
-        if within(169, 254, 0, 0, 16) { return "a link-local" }
-        if within(224, 0, 0, 0, 4) { return "a multicast" }
-        if within(240, 0, 0, 0, 4) { return "a reserved" }
+    /// Why `name` is refused before any lookup: `localhost` and names under it (RFC 6761), however many final
+    /// dots and whatever case they are written in.
+    static func refusal(name: String) -> String? {
+        var lowered = name.lowercased()
+        while lowered.hasSuffix(".") { lowered.removeLast() }
+        if lowered == "localhost" || lowered.hasSuffix(".localhost") { return "this machine (\(name))" }
         return nil
     }
 
-    static func forbidden(v6 bytes: [UInt8]) -> String? {
-        guard bytes.count == 16 else { return "a malformed" }
-        if bytes.allSatisfy({ $0 == 0 }) { return "an unspecified" }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }), bytes[15] == 1 { return "a loopback" }
-        // IPv4-mapped (::ffff:a.b.c.d): judged as the IPv4 address it is.
-        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
-            let v4 = UInt32(bytes[12]) << 24 | UInt32(bytes[13]) << 16 | UInt32(bytes[14]) << 8 | UInt32(bytes[15])
-            return forbidden(v4: v4)
+    /// Why a host whose name resolved to `addresses` may not be sent to: the first address in a refused range.
+    /// One refused address refuses the host, since a connection may go to any of them.
+    static func refusal(host: String, addresses: [SocketAddress]) -> String? {
+        if let refusal = refusal(name: host) { return refusal }
+        for address in addresses {
+            guard let kind = SpecialPurposeAddresses.forbidden(address) else { continue }
+            let shown = address.ipAddress ?? "\(address)"
+            return shown == host ? "\(kind) address \(host)" : "\(kind) address: \(host) is \(shown)"
         }
-        if bytes[0] == 0xfe, bytes[1] & 0xc0 == 0x80 { return "a link-local" }
-        if bytes[0] & 0xfe == 0xfc { return "a private" }
-        if bytes[0] == 0xff { return "a multicast" }
         return nil
+    }
+
+    /// Every address `host` resolves to, as a connection would resolve it (`getaddrinfo`: the hosts file, DNS,
+    /// and the numeric spellings of IPv4 such as `127.1` or `2130706433`). Blocks: call it off the event loops.
+    static func resolve(_ host: String, port: Int) throws -> [SocketAddress] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+            hints.ai_socktype = SOCK_STREAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else { throw ResolutionFailure(host: host) }
+        defer { freeaddrinfo(first) }
+        var addresses: [SocketAddress] = []
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = next {
+            if let raw = entry.pointee.ai_addr {
+                switch entry.pointee.ai_family {
+                case AF_INET:
+                    let v4 = raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
+                    addresses.append(SocketAddress(v4, host: host))
+                case AF_INET6:
+                    let v6 = raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
+                    addresses.append(SocketAddress(v6, host: host))
+                default: break
+                }
+            }
+            next = entry.pointee.ai_next
+        }
+        guard !addresses.isEmpty else { throw ResolutionFailure(host: host) }
+        return addresses
+    }
+
+    /// A host that resolves to no address.
+    struct ResolutionFailure: Error, CustomStringConvertible {
+        let host: String
+        var description: String { "could not resolve \(host)" }
     }
 }

@@ -17,6 +17,12 @@ public struct WebhookSettings: Sendable {
     public var lease: Duration = .seconds(30)
     /// An attempt's deadline.
     public var timeout: Duration = .seconds(10)
+    /// How long delivered and failed deliveries are kept after their last attempt (the deliveries list shows
+    /// them), and their bodies (what a receiver may ask about soon after).
+    public var keepFinished: Duration = .seconds(30 * 86_400)
+    public var keepBodies: Duration = .seconds(7 * 86_400)
+    /// How often each server prunes the outbox; also once at start.
+    public var pruneInterval: Duration = .seconds(3600)
 
     public init() {}
 

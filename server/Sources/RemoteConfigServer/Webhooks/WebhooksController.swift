@@ -29,9 +29,17 @@ struct WebhooksController {
         let sent = try await JSONBody.decode(request, context: context) {
             try WebhookRequest(from: $0, creating: true)
         }
-        let body = try WebhookBody(sent, allowPrivate: allowPrivate, creating: true)
-        let webhook = try await webhooks.create(project, body.draft, actor: key.auditActor)
-        return try JSONResponse.make(Self.body(webhook, secret: true), status: .created)
+        let body = try await WebhookBody.read(sent, allowPrivate: allowPrivate, creating: true)
+        let webhook: RemoteConfigStore.Webhook
+        do {
+            webhook = try await webhooks.create(project, body.draft, actor: key.auditActor)
+        } catch let full as WebhookLimitReached {
+            throw APIError(
+                .badRequest,
+                "\(project) has \(full.limit) webhooks, the most a project may have; delete one to add another",
+                details: [ErrorDetail(field: "webhooks", reason: "LIMIT_EXCEEDED")])
+        }
+        return try RevisionETag.response(Self.body(webhook, secret: true), etag: Self.etag(webhook), status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -42,7 +50,8 @@ struct WebhooksController {
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .admin)
-        return try JSONResponse.make(Self.body(try await read(project, context)))
+        let webhook = try await read(project, context)
+        return try RevisionETag.response(Self.body(webhook), etag: Self.etag(webhook))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -51,17 +60,23 @@ struct WebhooksController {
         let sent = try await JSONBody.decode(request, context: context) {
             try WebhookRequest(from: $0, creating: false)
         }
-        let body = try WebhookBody(sent, allowPrivate: allowPrivate, creating: false)
-        guard let webhook = try await webhooks.update(project, id, body.update, actor: key.auditActor) else {
-            throw Self.notFound(project, id)
+        let body = try await WebhookBody.read(sent, allowPrivate: allowPrivate, creating: false)
+        let expected = RevisionETag.expected(request, kind: Self.kind, name: id)
+        let updated = try await RevisionETag.checked("webhook") {
+            try await webhooks.update(project, id, body.update, expectedRevision: expected, actor: key.auditActor)
         }
-        return try JSONResponse.make(Self.body(webhook))
+        guard let webhook = updated else { throw Self.notFound(project, id) }
+        return try RevisionETag.response(Self.body(webhook), etag: Self.etag(webhook))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, key) = try await access.project(request, context, .admin)
         let id = try context.parameters.require("id")
-        guard try await webhooks.delete(project, id, actor: key.auditActor) else { throw Self.notFound(project, id) }
+        let expected = RevisionETag.expected(request, kind: Self.kind, name: id)
+        let deleted = try await RevisionETag.checked("webhook") {
+            try await webhooks.delete(project, id, expectedRevision: expected, actor: key.auditActor)
+        }
+        guard deleted else { throw Self.notFound(project, id) }
         return try JSONResponse.make(EmptyBody())
     }
 
@@ -71,7 +86,7 @@ struct WebhooksController {
         guard let webhook = try await webhooks.rotateSecret(project, id, actor: key.auditActor) else {
             throw Self.notFound(project, id)
         }
-        return try JSONResponse.make(Self.body(webhook, secret: true))
+        return try RevisionETag.response(Self.body(webhook, secret: true), etag: Self.etag(webhook))
     }
 
     @Sendable func test(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -95,10 +110,10 @@ struct WebhooksController {
     }
 
     @Sendable func redeliver(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (project, _) = try await access.project(request, context, .admin)
+        let (project, key) = try await access.project(request, context, .admin)
         let webhook = try await read(project, context)
         let id = try context.parameters.require("delivery")
-        guard let delivery = try await webhooks.redeliver(project, webhook.id, id) else {
+        guard let delivery = try await webhooks.redeliver(project, webhook.id, id, actor: key.auditActor) else {
             throw APIError.notFound("delivery \(id) of webhooks/\(webhook.id) not found")
         }
         return try JSONResponse.make(Self.body(delivery))
@@ -108,6 +123,13 @@ struct WebhooksController {
         let id = try context.parameters.require("id")
         guard let webhook = try await webhooks.get(project, id) else { throw Self.notFound(project, id) }
         return webhook
+    }
+
+    /// What a webhook's ETag starts with: `"webhook-<id>-<revision>"`.
+    static let kind = "webhook"
+
+    static func etag(_ webhook: RemoteConfigStore.Webhook) -> String {
+        RevisionETag.make(kind: kind, name: webhook.id, revision: webhook.revision)
     }
 
     static func notFound(_ project: String, _ id: String) -> APIError {
