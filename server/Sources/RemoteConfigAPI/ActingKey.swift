@@ -1,4 +1,4 @@
-/// Who acted: the person (`users/<id>` and email, null for keys without an owner and the server's own work),
+/// Who acted, as audit entries, change requests, approvals, rollouts and webhook payloads name them: the person (`users/<id>` and email, null for keys without an owner and the server's own work),
 /// the key (`apiKeys/<id>`, null for the server's own actions and for a person's session) and a name for people.
 public struct ActingKey: Codable, Sendable, Equatable {
     public var key: String?

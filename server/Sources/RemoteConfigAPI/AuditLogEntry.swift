@@ -6,7 +6,7 @@ import RemoteConfigCore
 public struct AuditLogEntry: Codable, Sendable, Equatable {
     public var time: Date
     /// Who acted: the person and the key, with the key's display name at the time.
-    public var actor: Actor
+    public var actor: ActingKey
     /// `apiKeys/<id>` of the acting key; null for events recorded before keys were.
     public var actorKey: String?
     /// `template.publish`, `apiKey.create`, …
@@ -17,7 +17,7 @@ public struct AuditLogEntry: Codable, Sendable, Equatable {
     public var project: String??
 
     public init(
-        time: Date, actor: Actor, actorKey: String?, action: String, detail: JSONValue, project: String?? = nil
+        time: Date, actor: ActingKey, actorKey: String?, action: String, detail: JSONValue, project: String?? = nil
     ) {
         self.time = time
         self.actor = actor
@@ -36,9 +36,9 @@ public struct AuditLogEntry: Codable, Sendable, Equatable {
         time = try container.decode(Date.self, forKey: .time)
         // Servers before people were recorded wrote the key's display name alone.
         if let name = try? container.decode(String.self, forKey: .actor) {
-            actor = Actor(user: nil, email: nil, key: nil, displayName: name)
+            actor = ActingKey(key: nil, displayName: name)
         } else {
-            actor = try container.decode(Actor.self, forKey: .actor)
+            actor = try container.decode(ActingKey.self, forKey: .actor)
         }
         actorKey = try container.decodeIfPresent(String.self, forKey: .actorKey)
         action = try container.decode(String.self, forKey: .action)

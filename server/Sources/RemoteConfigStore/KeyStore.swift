@@ -25,16 +25,7 @@ public struct KeyStore: Sendable {
         let secret = KeySecret.generate(role: role)
         let id = Self.newID()
         let key = try await database.transaction { connection in
-            if let project {
-                let rows = try await connection.query(
-                    "SELECT 1 FROM projects WHERE project_id = \(project)", logger: database.logger)
-                var found = false
-                for try await _ in rows { found = true }
-                guard found else {
-                    throw StoreError.notFound(
-                        "project \(project)", field: StoreErrorField(name: "project", reason: "PROJECT_NOT_FOUND"))
-                }
-            }
+            if let project { try await ProjectStore.requireExists(project, on: connection, logger: database.logger) }
             let rows = try await connection.query(
                 """
                 INSERT INTO api_keys (key_id, display_name, role, project_id, key_hash, key_prefix, created_by,

@@ -92,4 +92,13 @@ public struct ProjectStore: Sendable {
         }
         return projects
     }
+
+    /// Throws `notFound` naming the body's `project` field unless the project exists: for writes whose body
+    /// names a project (a key, a role binding), inside their transaction.
+    static func requireExists(_ project: String, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query("SELECT 1 FROM projects WHERE project_id = \(project)", logger: logger)
+        for try await _ in rows { return }
+        throw StoreError.notFound(
+            "project \(project)", field: StoreErrorField(name: "project", reason: "PROJECT_NOT_FOUND"))
+    }
 }

@@ -908,51 +908,22 @@ def test_cli_login_through_a_loopback_redirect(ctx):
         del provider.proxy.discovery_overrides["device_authorization_endpoint"]
     assert server.call("POST", "/v1/auth/device", {}).status == 404
     home = ctx.temp_dir("rc-sso-home-")
-    login = subprocess.Popen([ctx.binary, "login", "--server", server.base, "--timeout", "60"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             env=cli_environment(home), preexec_fn=_die_with_parent)
-    ctx.processes.append(login)
-    printed = collections.deque(maxlen=200)
-    queue_lines(login.stdout, printed)
-    deadline = time.time() + 30
-    url = None
-    while url is None:
-        assert login.poll() is None, f"login exited {login.returncode}: {''.join(printed)}"
-        assert time.time() < deadline, f"login printed no URL: {''.join(printed)}"
-        for line in list(printed):
-            if line.startswith("To sign in, open "):
-                url = line[len("To sign in, open "):].strip()
-        time.sleep(0.1)
+    login, printed, url = start_loopback_login(ctx, server, home)
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
     assert query["redirect_uri"][0].startswith("http://127.0.0.1:"), url
     assert query["code_challenge_method"] == ["S256"] and query.get("nonce") and query.get("state"), url
     back = provider.login(url, "alice")
     assert back.startswith(query["redirect_uri"][0]), back
     # The code alone is worth nothing to whoever sees it: the server needs the command line's verifier.
-    code = urllib.parse.parse_qs(urllib.parse.urlsplit(back).query)["code"][0]
-    state = urllib.parse.parse_qs(urllib.parse.urlsplit(back).query)["state"][0]
-    stolen = server.call("POST", "/v1/auth/loopback:token", {"code": code, "state": state, "codeVerifier": "x" * 43})
+    answer = urllib.parse.parse_qs(urllib.parse.urlsplit(back).query)
+    stolen = server.call("POST", "/v1/auth/loopback:token",
+                         {"code": answer["code"][0], "state": answer["state"][0], "codeVerifier": "x" * 43})
     assert stolen.status == 400, f"a code redeemed without the verifier: {stolen}"
     # That attempt used the state up, so this sign-in cannot finish any more: start a fresh one.
     login.terminate()
     login.wait(timeout=10)
-    printed.clear()
-    login = subprocess.Popen([ctx.binary, "login", "--server", server.base, "--timeout", "60"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             env=cli_environment(home), preexec_fn=_die_with_parent)
-    ctx.processes.append(login)
-    queue_lines(login.stdout, printed)
-    deadline = time.time() + 30
-    url = None
-    while url is None:
-        assert login.poll() is None, f"login exited {login.returncode}: {''.join(printed)}"
-        assert time.time() < deadline, f"login printed no URL: {''.join(printed)}"
-        for line in list(printed):
-            if line.startswith("To sign in, open "):
-                url = line[len("To sign in, open "):].strip()
-        time.sleep(0.1)
-    back = provider.login(url, "alice")
-    page = requests.get(back, timeout=10)
+    login, printed, url = start_loopback_login(ctx, server, home)
+    page = requests.get(provider.login(url, "alice"), timeout=10)
     assert page.status_code == 200 and "Signed in" in page.text, page.text
     try:
         status = login.wait(timeout=60)
@@ -962,6 +933,25 @@ def test_cli_login_through_a_loopback_redirect(ctx):
     assert status == 0, f"login exited {status}: {''.join(printed)}"
     whoami = run_cli(ctx.binary, ["whoami", "--server", server.base], home)
     assert whoami.returncode == 0 and "alice@example.com" in whoami.stdout, whoami
+
+
+def start_loopback_login(ctx, server, home):
+    """Runs `login` against a server whose provider has no device endpoint; answers the process, what it has
+    printed so far, and the authorization URL it printed."""
+    login = subprocess.Popen([ctx.binary, "login", "--server", server.base, "--timeout", "60"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=cli_environment(home), preexec_fn=_die_with_parent)
+    ctx.processes.append(login)
+    printed = collections.deque(maxlen=200)
+    queue_lines(login.stdout, printed)
+    deadline = time.time() + 30
+    while True:
+        for line in list(printed):
+            if line.startswith("To sign in, open "):
+                return login, printed, line[len("To sign in, open "):].strip()
+        assert login.poll() is None, f"login exited {login.returncode}: {''.join(printed)}"
+        assert time.time() < deadline, f"login printed no URL: {''.join(printed)}"
+        time.sleep(0.1)
 
 
 def test_start_up_refuses_a_wrong_issuer(ctx):

@@ -125,7 +125,7 @@ import Testing
         let time = Date(timeIntervalSince1970: 1_795_000_000)
         func text(_ project: String??) throws -> String {
             let entry = AuditLogEntry(
-                time: time, actor: Actor(user: nil, email: nil, key: nil, displayName: "CI"), actorKey: nil,
+                time: time, actor: ActingKey(key: nil, displayName: "CI"), actorKey: nil,
                 action: "apiKey.create",
                 detail: .object(["role": .string("admin")]),
                 project: project)
@@ -134,7 +134,7 @@ import Testing
             return String(decoding: bytes, as: UTF8.self)
         }
         let prefix =
-            #"{"time":"2026-11-18T11:06:40.000Z","actor":{"user":null,"email":null,"key":null,"displayName":"CI"},"actorKey":null,"action":"apiKey.create","detail":{"role":"admin"}"#
+            #"{"time":"2026-11-18T11:06:40.000Z","actor":{"key":null,"displayName":"CI","user":null,"email":null},"actorKey":null,"action":"apiKey.create","detail":{"role":"admin"}"#
         #expect(try text(nil) == prefix + "}")
         #expect(try text(.some(nil)) == prefix + #","project":null}"#)
         #expect(try text("shop-app") == prefix + #","project":"shop-app"}"#)

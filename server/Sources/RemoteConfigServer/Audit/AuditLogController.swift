@@ -41,7 +41,8 @@ struct AuditLogController {
     static func entry(_ event: AuditEvent, withProject: Bool) -> AuditLogEntry {
         AuditLogEntry(
             time: event.time,
-            actor: Actor(user: event.actorUser, email: event.actorEmail, key: event.actorKey, displayName: event.actor),
+            actor: ActingKey(
+                key: event.actorKey, displayName: event.actor, user: event.actorUser, email: event.actorEmail),
             actorKey: event.actorKey, action: event.action,
             detail: (try? JSONValue(parsing: event.detailJSON)) ?? .object([:]),
             project: withProject ? .some(event.project) : nil)

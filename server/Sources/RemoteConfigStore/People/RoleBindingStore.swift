@@ -16,16 +16,7 @@ public struct RoleBindingStore: Sendable {
     public func create(member: String, role: Role, project: String?, actor: AuditActor) async throws -> RoleBinding {
         let id = KeyStore.newID()
         return try await database.transaction { connection in
-            if let project {
-                let rows = try await connection.query(
-                    "SELECT 1 FROM projects WHERE project_id = \(project)", logger: database.logger)
-                var found = false
-                for try await _ in rows { found = true }
-                guard found else {
-                    throw StoreError.notFound(
-                        "project \(project)", field: StoreErrorField(name: "project", reason: "PROJECT_NOT_FOUND"))
-                }
-            }
+            if let project { try await ProjectStore.requireExists(project, on: connection, logger: database.logger) }
             let rows = try await connection.query(
                 """
                 INSERT INTO role_bindings (binding_id, member, role, project_id, created_by_user, created_by_key,
