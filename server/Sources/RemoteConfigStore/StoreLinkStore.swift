@@ -34,7 +34,7 @@ public struct StoreLinkStore: Sendable {
                 let rows = try await connection.query(
                     "SELECT revision FROM store_links WHERE project_id = \(project)", logger: database.logger)
                 for try await revision in rows.decode(Int64.self) { current = revision }
-                if current != expectedRevision { throw StaleRevision(current: current) }
+                if current != expectedRevision { throw StaleRevision("store link", current: current) }
             }
             let rows = try await connection.query(
                 """

@@ -57,7 +57,7 @@ extension WebhookStore {
             FOR UPDATE
             """, logger: logger)
         guard let webhook = try await decode(rows).first else { return nil }
-        if let expected, expected != webhook.revision { throw StaleRevision(current: webhook.revision) }
+        if let expected, expected != webhook.revision { throw StaleRevision("webhook", current: webhook.revision) }
         return webhook
     }
 

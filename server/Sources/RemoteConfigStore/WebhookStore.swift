@@ -36,7 +36,7 @@ public struct WebhookStore: Sendable {
             let counted = try await connection.query(
                 "SELECT count(*)::int8 FROM webhooks WHERE project_id = \(project)", logger: logger)
             for try await count in counted.decode(Int64.self) where count >= Self.limitPerProject {
-                throw WebhookLimitReached(limit: Self.limitPerProject)
+                throw WebhookLimitReached(project: project, limit: Self.limitPerProject)
             }
             let id = Self.makeID()
             let rows = try await connection.query(

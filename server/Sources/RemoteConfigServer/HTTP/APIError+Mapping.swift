@@ -9,7 +9,8 @@ import RemoteConfigStore
 extension APIError {
     /// The answer to any error that handling a request threw, whichever way the request came in (the router's
     /// `ErrorMiddleware`, `FetchEndpoint` for fetch and OFREP, `ProtocolErrorResponder`): the one place a
-    /// domain error becomes an API error. `logger` and `metrics` record what an operator must see (the
+    /// domain error becomes an API error (each store error type's answer is in `APIError+StoreErrors.swift`;
+    /// controllers throw store errors as they come, never wrapping a call to translate them). `logger` and `metrics` record what an operator must see (the
     /// database down or slow, an error nobody expected); a client that hung up is its own doing and only
     /// logged at `debug`.
     init(mapping error: any Error, logger: Logger? = nil, metrics: ServerMetrics? = nil) {
@@ -48,6 +49,14 @@ extension APIError {
             self = APIError(error)
         case let error as ChangeRequestError:
             self = APIError(error)
+        case let error as RolloutError:
+            self = APIError(error)
+        case let error as StaleRevision:
+            self = APIError(error)
+        case let error as WebhookLimitReached:
+            self = APIError(error)
+        case let error as StoreLinkError:
+            self = APIError(error)
         case let problems as FieldProblems:
             self = APIError(problems)
         case is NIOThreadPoolError.ThreadPoolInactive:
@@ -69,84 +78,4 @@ extension APIError {
             problems.problems.map { ErrorDetail(field: $0.field, reason: $0.reason, message: $0.message) })
     }
 
-    /// The answer to a store error; the fetch path, which has no middleware, uses it too.
-    init(_ error: StoreError) {
-        switch error {
-        case .unavailable:
-            self = .unavailable("the database is unavailable; retry shortly")
-        case .timedOut(let limit):
-            self = .deadlineExceeded(
-                "the database is up, but this call took longer than its limit of \(limit); retry shortly")
-        case .alreadyExists(let what, let field):
-            self = .alreadyExists("\(what) already exists")
-            details = field.map { [ErrorDetail(field: $0.name, reason: $0.reason)] } ?? []
-        case .notFound(let what, nil):
-            self = .notFound("\(what) not found")
-        case .notFound(let what, let field?):
-            // Something the request body refers to, rather than the resource the path names.
-            self = .notFound("\(what) does not exist")
-            details = [ErrorDetail(field: field.name, reason: field.reason)]
-        }
-    }
-
-    /// The answer to a conflict a template or draft write found under the project's lock.
-    init(_ error: TemplateStoreError) {
-        switch error {
-        case .stale: self = TemplateHTTP.stale("published template")
-        case .staleDraft: self = TemplateHTTP.stale("draft")
-        case .baseChanged(let base, let latest):
-            self = .aborted(
-                "version \(latest) was published after this draft's base version \(base); review the draft, or publish with force=true",
-                [ErrorDetail(field: "baseVersionNumber", reason: "BASE_VERSION_CHANGED")])
-        case .approvalRequired(let project):
-            self = APIError(
-                .forbidden,
-                "project \(project) requires approval: publish through an approved change request (POST …/remoteConfig/changeRequests)",
-                details: [ErrorDetail(field: "requireApproval", reason: "APPROVAL_REQUIRED")])
-        }
-    }
-
-    /// The answer to a change request action that its state, its author or the project's settings refuse.
-    init(_ error: ChangeRequestError) {
-        switch error {
-        case .wrongState(let id, let state, let action):
-            self = .aborted(
-                "change request \(id) is \(state.rawValue); it can no longer be \(Self.pastTense(action))",
-                [ErrorDetail(field: "state", reason: "INVALID_STATE")])
-        case .selfApproval(let id):
-            self = APIError(
-                .forbidden,
-                "the author of change request \(id) cannot approve it, through any session or key; another person must",
-                details: [ErrorDetail(field: "author", reason: "SELF_APPROVAL")])
-        case .selfApprovalByProxy(let id, let why):
-            self = APIError(
-                .forbidden, "this key cannot approve change request \(id): \(why); another person's key must",
-                details: [ErrorDetail(field: "author", reason: "SELF_APPROVAL")])
-        case .alreadyApproved(let id):
-            self = .alreadyExists("this key already approved change request \(id)")
-            details = [ErrorDetail(field: "approvals", reason: "ALREADY_APPROVED")]
-        case .notAuthor(let id):
-            self = APIError(
-                .forbidden, "only the author of change request \(id), or an admin, may cancel it",
-                details: [ErrorDetail(field: "author", reason: "NOT_AUTHOR")])
-        case .notApproved(let id, let approvals, let required):
-            self = APIError(
-                .forbidden,
-                "change request \(id) has \(approvals) of the \(required) approvals the project requires before it is published",
-                details: [ErrorDetail(field: "approvals", reason: "APPROVAL_REQUIRED")])
-        case .baseChanged(let id, let base, let latest):
-            self = .aborted(
-                "version \(latest) was published after change request \(id)'s base version \(base); review it, or publish with force=true",
-                [ErrorDetail(field: "baseVersionNumber", reason: "BASE_VERSION_CHANGED")])
-        }
-    }
-
-    private static func pastTense(_ action: String) -> String {
-        switch action {
-        case "approve": "approved"
-        case "reject": "rejected"
-        case "cancel": "cancelled"
-        default: "published"
-        }
-    }
 }

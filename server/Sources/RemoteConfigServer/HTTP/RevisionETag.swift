@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import RemoteConfigStore
 
 /// ETags of settings that change by revision (webhooks, store links): `"<kind>-<name>-<revision>"`, and what an
 /// `If-Match` asks of one.
@@ -16,11 +15,7 @@ enum RevisionETag {
     /// The revision `If-Match` requires: nil without the header or with `*`; -1 for an ETag that is not one of
     /// this resource's (it matches nothing, so the write is a 412).
     static func expected(_ request: Request, kind: String, name: String) -> Int64? {
-        guard let header = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), !header.isEmpty,
-            header != "*"
-        else { return nil }
-        let first = header.split(separator: ",").first.map(String.init) ?? header
-        let tag = first.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
+        guard case .tag(let tag) = IfMatch(request) else { return nil }
         let prefix = "\(kind)-\(name)-"
         guard tag.hasPrefix(prefix), let revision = Int64(tag.dropFirst(prefix.count)) else { return -1 }
         return revision
@@ -31,14 +26,5 @@ enum RevisionETag {
         var headers = HTTPFields()
         headers[.eTag] = etag
         return try JSONResponse.make(body, status: status, headers: headers)
-    }
-
-    /// Runs a write, answering 412 (as for a stale template ETag) when its revision was stale.
-    static func checked<T: Sendable>(_ what: String, _ write: () async throws -> T) async throws -> T {
-        do {
-            return try await write()
-        } catch is StaleRevision {
-            throw TemplateHTTP.stale(what)
-        }
     }
 }

@@ -30,7 +30,7 @@ struct RolloutHaltHook {
             read += chunk.readableBytes
             if read >= Self.bodyLimit { break }
         }
-        let change = try await RolloutWire.mapping { try await rollouts.halt(id, token: token) }
+        let change = try await rollouts.halt(id, token: token)
         if let version = change.version { _ = try await publishing.run { version } }
         let version = change.version?.versionNumber ?? change.rollout.endVersion
         return try JSONResponse.make(
@@ -41,10 +41,7 @@ struct RolloutHaltHook {
 
     /// The token of `Authorization: Bearer <token>`, when it looks like a halt token.
     static func bearer(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let token = request.headers[.authorization].flatMap(BearerToken.token) else { return nil }
         return token.hasPrefix("rch_") && token.count <= 100 ? token : nil
     }
 }

@@ -6,7 +6,7 @@ import RemoteConfigAPI
 import RemoteConfigCore
 import RemoteConfigStore
 
-/// Rollouts on the wire: the store's rollout as the API's body, its errors as API errors.
+/// Rollouts on the wire: the store's rollout as the API's body.
 enum RolloutWire {
     /// `rollout` as the API shows it; `haltToken` only in the answer that created it.
     static func body(_ rollout: RemoteConfigStore.Rollout, haltToken: String? = nil) -> RemoteConfigAPI.Rollout {
@@ -28,37 +28,5 @@ enum RolloutWire {
                     time: JSONResponse.timestamp($0.time))
             },
             haltToken: haltToken)
-    }
-
-    /// Runs a store call, answering its refusals as the API's errors.
-    static func mapping<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as RolloutError {
-            throw apiError(error)
-        }
-    }
-
-    /// The answer to a rollout action its state, its parameter or its template refuses.
-    static func apiError(_ error: RolloutError) -> APIError {
-        switch error {
-        case .wrongState(let id, let state, let action):
-            return .aborted(
-                "\(RemoteConfigStore.Rollout.name(id)) is \(state.rawValue); it cannot \(action) now",
-                [ErrorDetail(field: "state", reason: "INVALID_STATE")])
-        case .parameterNotFound(let parameter):
-            return .invalidField(
-                "parameter", reason: "PARAMETER_NOT_FOUND",
-                "the published template has no parameter \(parameter)")
-        case .parameterBusy(let parameter, let other):
-            return APIError(
-                .conflict,
-                "\(RemoteConfigStore.Rollout.name(other)) is still rolling out \(parameter); halt or complete it first",
-                details: [ErrorDetail(field: "parameter", reason: "ROLLOUT_IN_PROGRESS")])
-        case .invalidTemplate(let issues):
-            return TemplateHTTP.apiError(.invalid(issues))
-        case .badHaltToken:
-            return .unauthenticated("this halt token does not open this rollout")
-        }
     }
 }

@@ -33,9 +33,7 @@ struct RolloutsController {
         let latest = try await templates.latest(project)
         let published = try RemoteConfigTemplate(json: Array((latest?.templateJSON ?? "{}").utf8))
         try RolloutCreateBody.check(plan, against: published)
-        let created = try await RolloutWire.mapping {
-            try await rollouts.create(project, plan, actor: key.auditActor)
-        }
+        let created = try await rollouts.create(project, plan, actor: key.auditActor)
         if let version = created.version { _ = try await publishing.run { version } }
         return try JSONResponse.make(
             RolloutWire.body(created.rollout, haltToken: created.haltToken), status: .created)
@@ -92,7 +90,7 @@ struct RolloutsController {
         let id = try Self.id(context)
         let change: RolloutChange
         do {
-            change = try await RolloutWire.mapping { try await action(project, id, key.auditActor) }
+            change = try await action(project, id, key.auditActor)
         } catch StoreError.notFound(_, nil) {
             throw Self.notFound(project, id)
         }

@@ -30,9 +30,7 @@ struct StoreSyncController {
         let template = try published.map { try RemoteConfigTemplate(json: Array($0.templateJSON.utf8)) }
         try body.checkTargets(in: template ?? RemoteConfigTemplate())
         let expected = RevisionETag.expected(request, kind: Self.kind, name: project)
-        let link = try await RevisionETag.checked("store link") {
-            try await links.save(project, body.settings, expectedRevision: expected, actor: key.auditActor)
-        }
+        let link = try await links.save(project, body.settings, expectedRevision: expected, actor: key.auditActor)
         // Due at once: a replica syncs it within moments (this one, unless another is quicker).
         if link.settings.enabled { sync.wake() }
         return try RevisionETag.response(Self.body(link), etag: Self.etag(project, link))

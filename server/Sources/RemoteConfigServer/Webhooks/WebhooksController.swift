@@ -30,15 +30,7 @@ struct WebhooksController {
             try WebhookRequest(from: $0, creating: true)
         }
         let body = try await WebhookBody.read(sent, allowPrivate: allowPrivate, creating: true)
-        let webhook: RemoteConfigStore.Webhook
-        do {
-            webhook = try await webhooks.create(project, body.draft, actor: key.auditActor)
-        } catch let full as WebhookLimitReached {
-            throw APIError(
-                .badRequest,
-                "\(project) has \(full.limit) webhooks, the most a project may have; delete one to add another",
-                details: [ErrorDetail(field: "webhooks", reason: "LIMIT_EXCEEDED")])
-        }
+        let webhook = try await webhooks.create(project, body.draft, actor: key.auditActor)
         return try RevisionETag.response(Self.body(webhook, secret: true), etag: Self.etag(webhook), status: .created)
     }
 
@@ -62,9 +54,8 @@ struct WebhooksController {
         }
         let body = try await WebhookBody.read(sent, allowPrivate: allowPrivate, creating: false)
         let expected = RevisionETag.expected(request, kind: Self.kind, name: id)
-        let updated = try await RevisionETag.checked("webhook") {
-            try await webhooks.update(project, id, body.update, expectedRevision: expected, actor: key.auditActor)
-        }
+        let updated = try await webhooks.update(
+            project, id, body.update, expectedRevision: expected, actor: key.auditActor)
         guard let webhook = updated else { throw Self.notFound(project, id) }
         return try RevisionETag.response(Self.body(webhook), etag: Self.etag(webhook))
     }
@@ -73,9 +64,7 @@ struct WebhooksController {
         let (project, key) = try await access.project(request, context, .admin)
         let id = try context.parameters.require("id")
         let expected = RevisionETag.expected(request, kind: Self.kind, name: id)
-        let deleted = try await RevisionETag.checked("webhook") {
-            try await webhooks.delete(project, id, expectedRevision: expected, actor: key.auditActor)
-        }
+        let deleted = try await webhooks.delete(project, id, expectedRevision: expected, actor: key.auditActor)
         guard deleted else { throw Self.notFound(project, id) }
         return try JSONResponse.make(EmptyBody())
     }
