@@ -73,10 +73,8 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     UsersController(
         users: environment.users, sessions: environment.sessions, bindings: environment.roleBindings, auth: auth
     ).addRoutes(to: routes)
-    InsightsController(
-        insights: environment.insights, projects: environment.projects, enabled: environment.insightsEnabled,
-        auth: auth
-    ).addRoutes(to: routes)
+    InsightsController(insights: environment.insights, enabled: environment.insightsEnabled, access: access)
+        .addRoutes(to: routes)
     StoreSyncController(
         links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)

@@ -17,24 +17,36 @@ enum HeadLines {
         return nil
     }
 
-    /// The lines of a head that ends in an empty line (that one left out); nil at a bare CR or LF.
-    static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
-        var lines: [ArraySlice<UInt8>] = []
+    /// Reads the head in `bytes[..<end]` (`end` from `headEnd`), the one reading both fronts make: hands the
+    /// request line to `requestLine`, then each field line's name and value to `field`, in order, in place
+    /// (the slices live only as long as the call). False, and nothing more read, at a bare CR or LF, a
+    /// malformed field line, a missing request line, or as soon as a callback says false.
+    static func read<Bytes: HeadBytes>(
+        _ bytes: Bytes, end: Int, requestLine: (Bytes) -> Bool, field: (_ name: Bytes, _ value: Bytes) -> Bool
+    ) -> Bool {
+        var sawRequestLine = false
         var start = bytes.startIndex
         var index = bytes.startIndex
-        while index < bytes.endIndex - 2 {
+        // Lines end in CRLF; a bare LF or CR anywhere is refused. The last line is the empty one.
+        while index < end - 2 {
             let byte = bytes[index]
-            if byte == 0x0A { return nil }
-            if byte == 0x0D {
-                guard bytes[index + 1] == 0x0A else { return nil }
-                lines.append(bytes[start..<index])
-                index += 2
-                start = index
-            } else {
+            if byte == 0x0A { return false }
+            guard byte == 0x0D else {
                 index += 1
+                continue
             }
+            guard bytes[index + 1] == 0x0A else { return false }
+            let line = bytes[start..<index]
+            index += 2
+            start = index
+            guard sawRequestLine else {
+                guard requestLine(line) else { return false }
+                sawRequestLine = true
+                continue
+            }
+            guard let (name, value) = Self.field(line), field(name, value) else { return false }
         }
-        return lines
+        return sawRequestLine
     }
 
     /// `name: value` with a token name and a value of visible ASCII, spaces and tabs, surrounding white
@@ -43,11 +55,24 @@ enum HeadLines {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
         let name = line[..<colon]
         guard name.allSatisfy(isTokenCharacter) else { return nil }
-        var value = line[(colon + 1)...]
+        let value = line[(colon + 1)...]
         guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 < 0x7F) }) else { return nil }
-        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
-        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-        return (name, value)
+        return (name, value.trimmingWhitespace)
+    }
+
+    /// What a `Connection` value asks of a plain request: `close` (true) or `keep-alive` (false), each token
+    /// in any case; nil for any other token (an upgrade, say), which is the full parser's to judge.
+    static func closes(_ connection: some HeadBytes) -> Bool? {
+        var close = false
+        for token in connection.split(separator: UInt8(ascii: ",")) {
+            let token = token.trimmingWhitespace
+            if token.equalsIgnoringCase("close") {
+                close = true
+            } else if !token.equalsIgnoringCase("keep-alive") {
+                return nil
+            }
+        }
+        return close
     }
 
     /// RFC 9110 `tchar`.

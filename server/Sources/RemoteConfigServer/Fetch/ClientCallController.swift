@@ -25,7 +25,7 @@ struct ClientCallController {
     {
         let route: ClientRoute =
             switch kind {
-            case .fetch: .fetch(project: Substring(try context.parameters.require("p")))
+            case .fetch: .fetch(project: Substring(try context.projectID().rawValue))
             case .ofrepFlags: .ofrepFlags
             case .ofrepFlag: .ofrepFlag(key: Substring(try context.parameters.require("key")))
             }
@@ -35,9 +35,7 @@ struct ClientCallController {
             query: request.uri.query.map { Substring($0) }, ifNoneMatch: request.headers[.ifNoneMatch],
             acceptsGzip: AcceptEncoding.acceptsGzip(request.headers), body: body)
         if kind != .fetch {
-            call.bearerToken = request.headers[.authorization].flatMap {
-                OFREPEvaluation.bearerToken(Array($0.utf8)[...])
-            }
+            call.bearerToken = request.headers[.authorization].flatMap(BearerToken.token)
             call.origin = RequestOrigin(
                 host: request.head.authority, forwardedHost: request.headers[.forwardedHost],
                 forwardedProto: request.headers[.forwardedProto])

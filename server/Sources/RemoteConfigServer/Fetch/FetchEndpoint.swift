@@ -100,14 +100,15 @@ final class FetchEndpoint: Sendable {
         }
     }
 
-    /// The client key of a call: `X-API-Key`, an OFREP call's bearer token, or `?key=`.
+    /// The client key of a call (`ClientAuth.secret`): a fetch takes no bearer token, OFREP calls do.
     private static func secret(of call: FetchCall) -> String? {
-        if let header = call.apiKeyHeader { return header }
-        if case .fetch = call.route {
-        } else if let token = call.bearerToken {
-            return token
-        }
-        return QueryParameters.value(of: "key", in: call.query)
+        let bearer: String? =
+            switch call.route {
+            case .fetch: nil
+            case .ofrepFlags, .ofrepFlag: call.bearerToken
+            }
+        return ClientAuth.secret(
+            header: call.apiKeyHeader, bearer: bearer, query: QueryParameters.value(of: "key", in: call.query))
     }
 
     private func afterKey(_ key: ClientKeys.Key, secret: String, _ call: FetchCall) throws -> Step {

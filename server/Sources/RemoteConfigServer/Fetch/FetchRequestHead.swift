@@ -1,4 +1,5 @@
 import HTTPTypes
+import RemoteConfigCore
 
 /// The head of a client call, `POST /v1/projects/{p}/remoteConfig:fetch` or an OFREP evaluation
 /// (`POST /ofrep/v1/evaluate/flags[/{key}]`), read straight from the connection's bytes by `FetchFront`.
@@ -15,7 +16,7 @@ struct FetchRequestHead: Sendable, Equatable {
     var isOFREP = false
     /// The `{key}` of an OFREP single-flag call.
     var flagKey: String?
-    /// The token of `Authorization: Bearer <token>` (`OFREPEvaluation.bearerToken`), and `Host`,
+    /// The token of `Authorization: Bearer <token>` (`BearerToken`), and `Host`,
     /// `X-Forwarded-Host` and `X-Forwarded-Proto`, read for OFREP calls only.
     var bearerToken: String?
     var origin = RequestOrigin()
@@ -101,32 +102,17 @@ struct FetchRequestHead: Sendable, Equatable {
             // One head, built in place: the request line makes it, each field line adds to it. (Held as an
             // optional, it was copied out and back, every string retained and released, for each line.)
             var head = FetchRequestHead(project: "", contentLength: 0, close: false, headLength: 0)
-            var sawRequestLine = false
             var seen = Field.Set()
-            var start = 0
-            var index = 0
-            // Lines end in CRLF; a bare LF or CR anywhere is refused. The last line is the empty one.
-            while index < end - 2 {
-                let byte = bytes[index]
-                if byte == 0x0A { return nil }
-                guard byte == 0x0D else {
-                    index += 1
-                    continue
-                }
-                guard bytes[index + 1] == 0x0A else { return nil }
-                let line = bytes[start..<index]
-                index += 2
-                start = index
-                guard sawRequestLine else {
-                    guard let first = Self.requestLine(line) else { return nil }
+            let read = HeadLines.read(
+                bytes[...], end: end,
+                requestLine: { line in
+                    guard let first = Self.requestLine(line) else { return false }
                     head = first
                     head.headLength = end
-                    sawRequestLine = true
-                    continue
-                }
-                guard Self.apply(line, to: &head, seen: &seen) else { return nil }
-            }
-            guard sawRequestLine, seen.contains(.host) else { return nil }
+                    return true
+                },
+                field: { name, value in Self.apply(name, value, to: &head, seen: &seen) })
+            guard read, seen.contains(.host) else { return nil }
             return head
         }
 
@@ -155,29 +141,6 @@ struct FetchRequestHead: Sendable, Equatable {
                 }
             }
 
-            /// Whether `bytes` is `lowercase`, ignoring ASCII case.
-            static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: StaticString) -> Bool {
-                lowercase.withUTF8Buffer { equalsLowercase(bytes, $0) }
-            }
-
-            /// Whether `bytes` is `lowercase`, ignoring ASCII case.
-            static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: [UInt8]) -> Bool {
-                lowercase.withUnsafeBufferPointer { equalsLowercase(bytes, $0) }
-            }
-
-            private static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: UnsafeBufferPointer<UInt8>)
-                -> Bool
-            {
-                guard bytes.count == lowercase.count else { return false }
-                var index = 0
-                for byte in bytes {
-                    let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                    guard folded == lowercase[index] else { return false }
-                    index += 1
-                }
-                return true
-            }
-
             /// This server's own field names (spelt once, as `HTTPField.Name`s), lowercase, as bytes made
             /// once: reading a name's `canonicalName` for each header line showed in the fetch profile.
             static let originName = Array(HTTPField.Name.origin.canonicalName.utf8)
@@ -188,8 +151,8 @@ struct FetchRequestHead: Sendable, Equatable {
 
             /// nil for a field a fetch ignores.
             init?(name: Bytes) {
-                func named(_ lowercase: StaticString) -> Bool { Self.equalsLowercase(name, lowercase) }
-                func named(_ lowercase: [UInt8]) -> Bool { Self.equalsLowercase(name, lowercase) }
+                func named(_ lowercase: StaticString) -> Bool { name.equalsIgnoringCase(lowercase) }
+                func named(_ lowercase: [UInt8]) -> Bool { name.equalsIgnoringCase(lowercase) }
                 switch name.count {
                 case 4 where named("host"): self = .host
                 case 6 where named("expect"): self = .refused
@@ -211,11 +174,10 @@ struct FetchRequestHead: Sendable, Equatable {
             }
         }
 
-        /// Reads one header line into `head`; false when the request is not a plain fetch.
-        private static func apply(_ line: Bytes, to head: inout FetchRequestHead, seen: inout Field.Set)
+        /// Reads one header field into `head`; false when the request is not a plain fetch.
+        private static func apply(_ name: Bytes, _ value: Bytes, to head: inout FetchRequestHead, seen: inout Field.Set)
             -> Bool
         {
-            guard let (name, value) = HeadLines.field(line) else { return false }
             guard let known = Field(name: name) else { return true }
             // Once each: a repeated one is for the full parser to judge.
             guard known != .refused, seen.insert(known) else { return false }
@@ -233,18 +195,10 @@ struct FetchRequestHead: Sendable, Equatable {
             case .requestID: head.requestID = String(decoding: value, as: UTF8.self)
             case .webOrigin: head.webOrigin = String(decoding: value, as: UTF8.self)
             case .connection:
-                for token in value.split(separator: UInt8(ascii: ",")) {
-                    var token = token
-                    while let first = token.first, first == 0x20 || first == 0x09 { token = token.dropFirst() }
-                    while let last = token.last, last == 0x20 || last == 0x09 { token = token.dropLast() }
-                    if Field.equalsLowercase(token, "close") {
-                        head.close = true
-                    } else if !Field.equalsLowercase(token, "keep-alive") {
-                        return false
-                    }
-                }
+                guard let close = HeadLines.closes(value) else { return false }
+                head.close = close
             case .host where head.isOFREP: head.origin.host = String(decoding: value, as: UTF8.self)
-            case .authorization where head.isOFREP: head.bearerToken = OFREPEvaluation.bearerToken(value)
+            case .authorization where head.isOFREP: head.bearerToken = BearerToken.token(value)
             case .forwardedHost where head.isOFREP:
                 head.origin.forwardedHost = String(decoding: value, as: UTF8.self)
             case .forwardedProto where head.isOFREP:
@@ -255,8 +209,8 @@ struct FetchRequestHead: Sendable, Equatable {
             return true
         }
 
-        /// `POST /v1/projects/{p}/remoteConfig:fetch[?query] HTTP/1.1`, with a project id of `a-z 0-9 -`
-        /// and a query of visible ASCII.
+        /// `POST /v1/projects/{p}/remoteConfig:fetch[?query] HTTP/1.1`, with a valid `ProjectID` and a query
+        /// of visible ASCII.
         private static func requestLine(_ line: Bytes) -> FetchRequestHead? {
             // `parse` has checked the method and the start of the path; the version ends the line.
             let version = " HTTP/1.1".utf8
@@ -269,9 +223,7 @@ struct FetchRequestHead: Sendable, Equatable {
             guard target.starts(with: ClientPaths.projects.utf8) else { return nil }
             let rest = target.dropFirst(ClientPaths.projects.utf8.count)
             let project = rest.prefix { $0 != UInt8(ascii: "/") }
-            guard !project.isEmpty, project.count <= 63,
-                project.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
-            else { return nil }
+            guard ProjectID.isValid(project) else { return nil }
             let tail = rest.dropFirst(project.count)
             guard tail.starts(with: FetchRequestHead.suffix) else { return nil }
             let after = tail.dropFirst(FetchRequestHead.suffix.count)

@@ -15,9 +15,9 @@ enum AcceptEncoding {
             let entry = value[start..<end]
             start = end + 1
             let semicolon = entry.firstIndex(of: UInt8(ascii: ";")) ?? entry.endIndex
-            let name = trimmed(entry[..<semicolon])
-            let accepted = semicolon == entry.endIndex || weightIsPositive(trimmed(entry[(semicolon + 1)...]))
-            if equalsLowercase(name, "gzip") || equalsLowercase(name, "x-gzip") {
+            let name = entry[..<semicolon].trimmingWhitespace
+            let accepted = semicolon == entry.endIndex || weightIsPositive(entry[(semicolon + 1)...].trimmingWhitespace)
+            if name.equalsIgnoringCase("gzip") || name.equalsIgnoringCase("x-gzip") {
                 gzip = (gzip ?? false) || accepted
             } else if name.count == 1, name.first == UInt8(ascii: "*") {
                 any = (any ?? false) || accepted
@@ -39,19 +39,5 @@ enum AcceptEncoding {
             parameter[parameter.startIndex + 1] == UInt8(ascii: "=")
         else { return true }
         return parameter.dropFirst(2).contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
-    }
-
-    private static func trimmed<Bytes: HeadBytes>(_ bytes: Bytes) -> Bytes {
-        var slice = bytes
-        while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
-        while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }
-        return slice
-    }
-
-    private static func equalsLowercase(_ bytes: some HeadBytes, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        return lowercase.withUTF8Buffer { expected in
-            zip(bytes, expected).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
-        }
     }
 }

@@ -24,12 +24,7 @@ struct Authenticator: Sendable {
     /// The caller of `request`; 401 when it names none, or one that is not valid (or no longer).
     func caller(_ request: Request) async throws -> Caller {
         if let header = request.headers[.authorization] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-                throw APIError.unauthenticated("the Authorization header must be `Bearer <token>`")
-            }
-            let token = parts[1].trimmingCharacters(in: .whitespaces)
-            guard !token.isEmpty else {
+            guard let token = BearerToken.token(header) else {
                 throw APIError.unauthenticated("the Authorization header must be `Bearer <token>`")
             }
             if token.hasPrefix("rc_user_") {

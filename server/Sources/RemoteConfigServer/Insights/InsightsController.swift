@@ -7,10 +7,9 @@ import RemoteConfigStore
 /// The insights routes (viewer): who is out there, what they got, and adoption over time.
 struct InsightsController {
     let insights: InsightsStore
-    let projects: ProjectStore
     /// False with `--insights off`: the routes answer `"enabled": false` and no data.
     let enabled: Bool
-    let auth: Authenticator
+    let access: ProjectAccess
 
     /// The window when none is given.
     static let defaultWindow: TimeInterval = 7 * 86400
@@ -23,10 +22,7 @@ struct InsightsController {
     }
 
     private func project(_ request: Request, _ context: AppRequestContext) async throws -> String {
-        let project = try context.parameters.require("p")
-        _ = try await auth.require(.viewer, on: .project(project), request)
-        guard try await projects.get(project) != nil else { throw APIError.notFound("project \(project) not found") }
-        return project
+        try await access.project(request, context, .viewer).0
     }
 
     @Sendable func versions(_ request: Request, context: AppRequestContext) async throws -> Response {

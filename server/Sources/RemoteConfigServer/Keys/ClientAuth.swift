@@ -16,10 +16,17 @@ enum ClientAuth {
     /// 403: another project's client key.
     static let otherProject = APIError.permissionDenied("the client key belongs to another project")
 
-    /// The key a stream request sends: `X-API-Key`, else (absent or empty) the `?key=` of its path.
-    static func secret(header: String?, query: String?) -> String? {
-        guard let header, !header.isEmpty else { return query }
-        return header
+    /// The key a client call sends, the one rule for every client route and either way in (the fronts and
+    /// the router): the first that is present and not empty of `X-API-Key`, the `Authorization: Bearer` token
+    /// (OFREP's routes take one; nil elsewhere) and the path's `?key=`. An empty header counts as none, so
+    /// `X-API-Key:` with `?key=K` is `K` on a fetch as on a stream.
+    static func secret(
+        header: String?, bearer: String? = nil, query: @autoclosure () -> String?
+    ) -> String? {
+        if let header, !header.isEmpty { return header }
+        if let bearer, !bearer.isEmpty { return bearer }
+        guard let key = query(), !key.isEmpty else { return nil }
+        return key
     }
 
     /// Throws unless `key` is a client key of `project`.

@@ -18,20 +18,6 @@ struct OFREPEvaluation: Sendable {
     /// The client key as the caller sent it.
     let secret: String
 
-    /// The token of an `Authorization` value `Bearer <token>` (the scheme in any case), or nil. Read from the
-    /// head's bytes on every OFREP call, so it makes one string and nothing else.
-    static func bearerToken(_ authorization: some HeadBytes) -> String? {
-        let scheme: StaticString = "bearer "
-        let length = scheme.utf8CodeUnitCount
-        guard authorization.count > length else { return nil }
-        let matches = scheme.withUTF8Buffer { expected in
-            zip(authorization, expected).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
-        }
-        guard matches else { return nil }
-        let token = authorization.dropFirst(length).drop { $0 == 0x20 }
-        return token.isEmpty ? nil : String(decoding: token, as: UTF8.self)
-    }
-
     /// The flag key of a single-flag call.
     private var flagKey: String? {
         if case .ofrepFlag(let key) = call.route { return String(key) }

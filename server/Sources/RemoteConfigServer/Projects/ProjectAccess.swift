@@ -9,7 +9,7 @@ struct ProjectAccess: Sendable {
 
     /// The project of the route (`{p}`) and the caller; 401/403 for the key, 404 for the project.
     func project(_ request: Request, _ context: AppRequestContext, _ role: Role) async throws -> (String, Caller) {
-        let project = try context.parameters.require("p")
+        let project = try context.projectID().rawValue
         let key = try await auth.require(role, on: .project(project), request)
         guard try await projects.get(project) != nil else {
             throw APIError.notFound("project \(project) not found")

@@ -9,13 +9,6 @@ struct ProjectsController {
     let projects: ProjectStore
     let auth: Authenticator
 
-    /// `^[a-z][a-z0-9-]{2,62}$`, checked by hand (a `Regex` is not `Sendable`).
-    static func isValidID(_ id: String) -> Bool {
-        let scalars = Array(id.unicodeScalars)
-        guard (3...63).contains(scalars.count), ("a"..."z").contains(scalars[0]) else { return false }
-        return scalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-    }
-
     func addRoutes(to routes: Routes) {
         routes.post("/v1/projects", use: create)
         routes.get("/v1/projects", use: list)
@@ -26,7 +19,7 @@ struct ProjectsController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let key = try await auth.require(.admin, on: .global, request)
         let body = try await JSONBody.decode(CreateProjectRequest.self, request, context: context)
-        guard Self.isValidID(body.projectId) else {
+        guard ProjectID(body.projectId) != nil else {
             throw APIError.invalidField(
                 "projectId", reason: "INVALID_PROJECT_ID",
                 "projectId must start with a lowercase letter and have 3 to 63 lowercase letters, digits or dashes")
@@ -46,7 +39,7 @@ struct ProjectsController {
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let projectId = try context.parameters.require("p")
+        let projectId = try context.projectID().rawValue
         _ = try await auth.require(.viewer, on: .project(projectId), request)
         guard let project = try await projects.get(projectId) else {
             throw APIError.notFound("project \(projectId) not found")
@@ -56,7 +49,7 @@ struct ProjectsController {
 
     /// `PATCH /v1/projects/{p}`: the display name and the publish workflow settings (admin, audited).
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let projectId = try context.parameters.require("p")
+        let projectId = try context.projectID().rawValue
         let key = try await auth.require(.admin, on: .project(projectId), request)
         let body = try await JSONBody.decode(UpdateProjectRequest.self, request, context: context)
         let project = try await projects.update(projectId, try Self.update(body), actor: key.auditActor)

@@ -20,7 +20,7 @@ struct StreamController {
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let call = StreamCall(
-            project: try context.parameters.require("p"),
+            project: try context.projectID().rawValue,
             secret: ClientAuth.secret(header: request.headers[.apiKey], query: query.get("key").map { String($0) }),
             format: StreamFormat(query: query.get("format").map { String($0) }),
             lastEventID: request.headers[.lastEventID])

@@ -72,7 +72,9 @@ final class StreamEndpoint: Sendable {
     private func admit(_ key: ClientKeys.Key, _ call: StreamCall, _ format: StreamFormat) throws(APIError) -> Admission
     {
         try ClientAuth.check(key, project: call.project)
-        let lastEventID = call.lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        let lastEventID = call.lastEventID.flatMap {
+            Int64(String(decoding: Array($0.utf8)[...].trimmingWhitespace, as: UTF8.self))
+        }
         return Admission(project: call.project, keyId: key.id, format: format, lastEventID: lastEventID)
     }
 

@@ -1,4 +1,5 @@
 import HTTPTypes
+import RemoteConfigCore
 
 /// The head of a `GET /v1/projects/{p}/remoteConfig:stream` request, read straight from the connection's
 /// bytes by `StreamFront`.
@@ -50,57 +51,67 @@ struct StreamRequestHead: Sendable, Equatable {
     }
 
     private static func head(_ bytes: ArraySlice<UInt8>) -> StreamRequestHead? {
-        guard let lines = HeadLines.lines(bytes), let first = lines.first, var head = requestLine(first) else {
-            return nil
-        }
-        let queryKey = head.apiKey
-        head.apiKey = nil
-        var seen = Set<String>()
-        for line in lines.dropFirst() {
-            guard let (name, value) = HeadLines.field(line) else { return nil }
-            let lowered = String(decoding: name, as: UTF8.self).lowercased()
-            if readOnce.contains(lowered) {
-                // Once each: a repeated one is for the full parser to judge.
-                guard seen.insert(lowered).inserted else { return nil }
-            } else if refused.contains(lowered) {
-                // A body, or a request for something other than a stream.
-                return nil
-            } else {
-                continue
-            }
-            let text = String(decoding: value, as: UTF8.self)
-            switch lowered {
-            case apiKeyName: head.apiKey = text
-            case lastEventIDName: head.lastEventID = text
-            case requestIDName: head.requestID = text
-            case originName: head.webOrigin = text
-            case connectionName:
-                let tokens = text.lowercased().split(separator: ",").map { $0.trimmingSpaces }
-                guard tokens.allSatisfy({ $0 == "keep-alive" || $0 == "close" }) else { return nil }
-            default: break
-            }
-        }
-        guard seen.contains(hostName) else { return nil }
+        var head = StreamRequestHead(project: "", headLength: 0)
+        var queryKey: String?
+        var seen = Set<Field>()
+        let read = HeadLines.read(
+            bytes, end: bytes.endIndex,
+            requestLine: { line in
+                guard let first = requestLine(line) else { return false }
+                head = first
+                queryKey = first.apiKey
+                head.apiKey = nil
+                return true
+            },
+            field: { name, value in
+                guard let field = Field(name: name) else { return true }
+                // Once each: a repeated one is for the full parser to judge. A body, or a request for
+                // something other than a stream, is the full parser's too.
+                guard field != .refused, seen.insert(field).inserted else { return false }
+                let text = String(decoding: value, as: UTF8.self)
+                switch field {
+                case .apiKey: head.apiKey = text
+                case .lastEventID: head.lastEventID = text
+                case .requestID: head.requestID = text
+                case .webOrigin: head.webOrigin = text
+                case .connection: return HeadLines.closes(value) != nil
+                case .host, .refused: break
+                }
+                return true
+            })
+        guard read, seen.contains(.host) else { return nil }
         head.apiKey = ClientAuth.secret(header: head.apiKey, query: queryKey)
         return head
     }
 
-    // The headers read, compared by the lowercase form of the names the router reads them by.
-    /// HTTPTypes has no `Host` name (its `HTTPRequest.authority` stands for it).
-    private static let hostName = "host"
-    private static let apiKeyName = HTTPField.Name.apiKey.canonicalName
-    private static let lastEventIDName = HTTPField.Name.lastEventID.canonicalName
-    private static let requestIDName = HTTPField.Name.requestID.canonicalName
-    private static let originName = HTTPField.Name.origin.canonicalName
-    private static let connectionName = HTTPField.Name.connection.canonicalName
-    private static let readOnce: Set<String> = [
-        hostName, apiKeyName, lastEventIDName, requestIDName, originName, connectionName,
-    ]
-    private static let refused = Set(
-        [HTTPField.Name.contentLength, .transferEncoding, .expect, .upgrade, .contentEncoding].map(\.canonicalName))
+    /// The fields a stream reads, and those that make a request more than a plain stream.
+    private enum Field: Hashable {
+        case host, apiKey, lastEventID, requestID, webOrigin, connection, refused
 
-    /// `GET /v1/projects/{p}/remoteConfig:stream[?key=K][&format=ofrep] HTTP/1.1`, with a project id of
-    /// `a-z 0-9 -` and a key of `A-Z a-z 0-9 _ -`.
+        /// This server's own field names (spelt once, as `HTTPField.Name`s), lowercase, as bytes.
+        private static let names: [(Field, [UInt8])] =
+            [
+                // HTTPTypes has no `Host` name (its `HTTPRequest.authority` stands for it).
+                (.host, Array("host".utf8)),
+                (.apiKey, Array(HTTPField.Name.apiKey.canonicalName.utf8)),
+                (.lastEventID, Array(HTTPField.Name.lastEventID.canonicalName.utf8)),
+                (.requestID, Array(HTTPField.Name.requestID.canonicalName.utf8)),
+                (.webOrigin, Array(HTTPField.Name.origin.canonicalName.utf8)),
+                (.connection, Array(HTTPField.Name.connection.canonicalName.utf8)),
+            ]
+            + [HTTPField.Name.contentLength, .transferEncoding, .expect, .upgrade, .contentEncoding].map {
+                (.refused, Array($0.canonicalName.utf8))
+            }
+
+        /// nil for a field a stream ignores.
+        init?(name: ArraySlice<UInt8>) {
+            guard let found = Self.names.first(where: { name.equalsIgnoringCase($0.1) }) else { return nil }
+            self = found.0
+        }
+    }
+
+    /// `GET /v1/projects/{p}/remoteConfig:stream[?key=K][&format=ofrep] HTTP/1.1`, with a valid `ProjectID`
+    /// and a key of `A-Z a-z 0-9 _ -`.
     private static func requestLine(_ line: ArraySlice<UInt8>) -> StreamRequestHead? {
         let version = " HTTP/1.1".utf8
         guard line.count > prefix.count + version.count, line.suffix(version.count).elementsEqual(version) else {
@@ -108,8 +119,7 @@ struct StreamRequestHead: Sendable, Equatable {
         }
         let target = line[(line.startIndex + prefix.count)..<(line.endIndex - version.count)]
         let project = target.prefix { $0 != UInt8(ascii: "/") }
-        guard !project.isEmpty, project.count <= 63, project.allSatisfy({ isLower($0) || isDigit($0) || $0 == 0x2D })
-        else { return nil }
+        guard ProjectID.isValid(project) else { return nil }
         let tail = target.dropFirst(project.count)
         guard tail.starts(with: suffix) else { return nil }
         let query = tail.dropFirst(suffix.count)
@@ -144,13 +154,4 @@ struct StreamRequestHead: Sendable, Equatable {
     private static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
-    }
 }

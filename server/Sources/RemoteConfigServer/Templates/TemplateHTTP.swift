@@ -30,14 +30,15 @@ enum TemplateHTTP {
 
     /// Reads `If-Match`; 428 when it is missing.
     static func precondition(_ request: Request, kind: String, project: String) throws -> Precondition {
-        guard let header = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), !header.isEmpty else {
+        let tag: String
+        switch IfMatch(request) {
+        case .absent:
             throw APIError(
                 .preconditionRequired, "If-Match is required: send the ETag you read, or * to overwrite",
                 details: [ErrorDetail(field: "If-Match", reason: "PRECONDITION_REQUIRED")])
+        case .any: return .any
+        case .tag(let text): tag = text
         }
-        if header == "*" { return .any }
-        let first = header.split(separator: ",").first.map(String.init) ?? header
-        let tag = first.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
         let prefix = "\(kind)-\(project)-"
         if kind == "draft", tag.hasPrefix(prefix + "new-"), let base = Int64(tag.dropFirst(prefix.count + 4)) {
             return .unsavedDraft(base: base)
