@@ -12,16 +12,57 @@ struct WebhookDeliverer: Service {
     let settings: WebhookSettings
     let logger: Logger
 
+    /// At most this many attempts are in flight on one server: each holds a connection for up to the attempt
+    /// deadline, so their number is bounded; below it, a receiver that hangs holds only its own slot.
+    static let maximumInFlight = 256
+    /// At most this many deliveries are claimed by one query.
+    static let claimBatch = 32
+
+    /// What ends a wait in `run`: an attempt, or the poll interval.
+    private enum Wake: Sendable {
+        case attempted
+        case tick
+    }
+
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            var pruned: ContinuousClock.Instant?
-            while !Task.isCancelled {
-                if pruned.map({ ContinuousClock.now - $0 >= settings.pruneInterval }) ?? true {
-                    await prune()
-                    pruned = .now
+            // Attempts run side by side and nobody waits for the slowest: deliveries to different webhooks are
+            // independent. (The claim hands out only the oldest pending delivery of each webhook, leased while
+            // it is in flight, so one webhook's deliveries still go one at a time, in order.)
+            await withTaskGroup(of: Wake.self) { group in
+                var inFlight = 0
+                var ticking = false
+                var pruned: ContinuousClock.Instant?
+                while !Task.isCancelled {
+                    if pruned.map({ ContinuousClock.now - $0 >= settings.pruneInterval }) ?? true {
+                        await prune()
+                        pruned = .now
+                    }
+                    let room = Self.maximumInFlight - inFlight
+                    if room > 0 {
+                        for delivery in await claim(limit: min(Self.claimBatch, room)) {
+                            inFlight += 1
+                            group.addTask {
+                                await attempt(delivery)
+                                return .attempted
+                            }
+                        }
+                    }
+                    if !ticking {
+                        ticking = true
+                        group.addTask {
+                            try? await Task.sleep(for: settings.pollInterval)
+                            return .tick
+                        }
+                    }
+                    // Claim again when an attempt ends (the webhook's next delivery may be due now) or at the next
+                    // poll, whichever comes first.
+                    switch await group.next() {
+                    case .attempted: inFlight -= 1
+                    case .tick: ticking = false
+                    case nil: return
+                    }
                 }
-                // Busy: go on at once (the next delivery of each webhook may be due now); idle: poll.
-                if await round() == 0 { try? await Task.sleep(for: settings.pollInterval) }
             }
         }
     }
@@ -44,19 +85,14 @@ struct WebhookDeliverer: Service {
         }
     }
 
-    /// Claims what is due and attempts each claimed delivery once; returns how many were attempted.
-    func round() async -> Int {
-        let claimed: [ClaimedDelivery]
+    /// Claims up to `limit` due deliveries; none when the database cannot be reached (the next poll tries again).
+    func claim(limit: Int) async -> [ClaimedDelivery] {
         do {
-            claimed = try await store.claim(limit: 16, lease: settings.lease)
+            return try await store.claim(limit: limit, lease: settings.lease)
         } catch {
             logger.warning("webhooks: could not claim deliveries: \(error)")
-            return 0
+            return []
         }
-        await withTaskGroup(of: Void.self) { group in
-            for delivery in claimed { group.addTask { await attempt(delivery) } }
-        }
-        return claimed.count
     }
 
     /// One attempt: make (or reuse) the body, sign, send, record.
