@@ -142,8 +142,9 @@ class Browser:
 # The server.
 
 class Server:
-    def __init__(self, binary, provider, database_url=None, secrets_key_file=None, extra_args=(), issuer=None):
-        self.binary, self.provider = binary, provider
+    def __init__(self, binary, provider, database_url=None, secrets_key_file=None, extra_args=(), issuer=None,
+                 public_scheme="http"):
+        self.binary, self.provider, self.public_scheme = binary, provider, public_scheme
         self.data_dir = tempfile.mkdtemp(prefix="rc-sso-")
         os.chmod(self.data_dir, 0o755)  # the postgres user must reach the cluster inside it
         self.secret_dir = tempfile.mkdtemp(prefix="rc-sso-secret-")
@@ -154,7 +155,7 @@ class Server:
         self.process = None
 
     def arguments(self, port):
-        base = f"http://127.0.0.1:{port}"
+        base = f"{self.public_scheme}://127.0.0.1:{port}"
         arguments = [self.binary, "serve", "--port", str(port), "--data-dir", self.data_dir, "--public-url", base,
                      "--oidc-issuer", self.issuer, "--oidc-client-id", CLIENT_ID,
                      "--oidc-client-secret-file", self.secret_file, "--oidc-admins", "alice@example.com"]
@@ -164,9 +165,9 @@ class Server:
             arguments += ["--secrets-key-file", self.secrets_key_file]
         return arguments + self.extra_args
 
-    def start(self, timeout=120):
-        for attempt in range(3):  # the chosen port may be taken before the server binds it
-            port = free_port()
+    def start(self, timeout=120, port=None):
+        for attempt in range(1 if port else 3):  # the chosen port may be taken before the server binds it
+            port = port or free_port()
             self.process = subprocess.Popen(self.arguments(port), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                             stderr=subprocess.STDOUT, env=server_environment(), text=True,
                                             preexec_fn=_die_with_parent)
@@ -595,6 +596,41 @@ def test_sign_out(ctx):
     assert again.status == 401, f"the old cookie after sign-out: {again}"
 
 
+def test_secure_cookies_under_an_https_public_url(ctx):
+    """Behind a proxy that ends TLS the public URL is https://, while the server itself listens on plain HTTP:
+    the session cookie, and the one that clears it at sign-out, are `Secure` then."""
+    port = free_port()
+    public = f"https://127.0.0.1:{port}"
+    provider = Provider(redirect_uris=[public + CALLBACK]).start()
+    server = Server(ctx.binary, provider, public_scheme="https")
+    ctx.servers.append(server)
+    try:
+        server.start(port=port)
+        browser, answer, params = begin(server)
+        assert params["redirect_uri"] == public + CALLBACK, params
+        callback = provider.login(answer.location, "alice")
+        assert callback.startswith(public + CALLBACK + "?"), callback
+        # The proxy would have ended TLS: the request reaches the server as plain HTTP.
+        landed = browser.get(server.base + callback[len(public):])
+        assert landed.status == 302, f"{landed}\n{server.log()[-2000:]}"
+        value, attributes = landed.cookie("rc_session")
+        assert value and "secure" in attributes and "httponly" in attributes, landed.all("Set-Cookie")
+        assert attributes.get("samesite", "").lower() == "lax", landed.all("Set-Cookie")
+        me = server.call("GET", "/v1/me", headers={"Cookie": f"rc_session={value}"})
+        assert me.status == 200, me
+        # A write made with the cookie must come from the public origin, https:// included.
+        headers = {"Cookie": f"rc_session={value}", "X-RC-CSRF": me.json()["csrfToken"]}
+        refused = server.call("POST", "/console/auth/logout", headers=dict(headers, Origin=server.base))
+        assert refused.status == 403 and "CSRF" in refused.reasons(), refused
+        ended = server.call("POST", "/console/auth/logout", headers=dict(headers, Origin=public))
+        assert 200 <= ended.status < 400, ended
+        cleared_cookie = ended.cookie("rc_session")
+        assert cleared_cookie and cleared(cleared_cookie) and "secure" in cleared_cookie[1], ended.all("Set-Cookie")
+    finally:
+        server.stop_process()
+        provider.stop()
+
+
 def test_role_bindings(ctx):
     server, provider = ctx.server(), ctx.provider
     create_project(server, "shop")
@@ -986,6 +1022,7 @@ TESTS = [test_happy_path, test_next_kept_only_under_console, test_callback_unkno
          test_users_listed_after_sign_in, test_csrf, test_sign_out, test_role_bindings, test_domain_binding,
          test_group_leaving_the_id_token, test_person_with_no_role, test_keys_belong_to_people,
          test_four_eyes_means_two_people, test_who_did_what, test_sessions_revoked_everywhere, test_key_rotation,
+         test_secure_cookies_under_an_https_public_url,
          test_device_flow, test_device_flow_slow_down, test_device_flow_denied, test_cli_login,
          test_cli_login_through_a_loopback_redirect, test_start_up_refuses_a_wrong_issuer]
 
