@@ -72,7 +72,7 @@ public struct AppEnvironment: Sendable {
         database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
         fetchRateLimit: Double? = nil, maxStreams: Int = .max, maxStreamsPerKey: Int? = nil,
         cors: CORSPolicy = .none,
-        storeLookupURL: String = "https://itunes.apple.com/lookup", storeLookupTimeout: Duration = .seconds(10),
+        storeLookupURL: String = ServerConfiguration.appleLookupURL, storeLookupTimeout: Duration = .seconds(10),
         insightsEnabled: Bool = true, insightsSampleSize: Int = 10_000,
         webhookSettings: WebhookSettings = WebhookSettings(), accessLog: AccessLog? = nil,
         provider: OIDCProvider? = nil, sessionMaxAge: Duration = .seconds(43_200),
@@ -142,7 +142,7 @@ public struct AppEnvironment: Sendable {
         let (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.storeSyncDoorbell = doorbell
         // The configuration was validated; the fallback only keeps a bad URL from crashing a test.
-        let lookupURL = URL(string: storeLookupURL) ?? URL(string: "https://itunes.apple.com/lookup")!
+        let lookupURL = URL(string: storeLookupURL) ?? URL(string: ServerConfiguration.appleLookupURL)!
         self.storeSync = StoreSync(
             links: storeLinks, templates: templates,
             lookup: AppStoreLookup(baseURL: lookupURL, timeout: storeLookupTimeout),

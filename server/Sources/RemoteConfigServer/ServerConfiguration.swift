@@ -39,8 +39,10 @@ public struct ServerConfiguration: Sendable {
     public var eventLoops: Int?
     /// Web origins allowed to call the client routes from a browser (`--cors-origins`); none by default.
     public var corsOrigins: CORSPolicy = .none
+    /// Apple's lookup, the default of `--store-lookup-url`.
+    public static let appleLookupURL = "https://itunes.apple.com/lookup"
     /// The App Store lookup that store sync asks (`URL?id=<appStoreId>&country=<country>`).
-    public var storeLookupURL: String = "https://itunes.apple.com/lookup"
+    public var storeLookupURL: String = Self.appleLookupURL
     /// A store lookup that has not answered within this has failed.
     public var storeLookupTimeout: Duration = .seconds(10)
     /// How often each server looks for store links that are due.

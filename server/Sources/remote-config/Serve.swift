@@ -59,7 +59,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "App Store lookup URL for store sync, called as URL?id=<app id>&country=<cc> (RC_STORE_LOOKUP_URL; default https://itunes.apple.com/lookup)."
+            "App Store lookup URL for store sync, called as URL?id=<app id>&country=<cc> (RC_STORE_LOOKUP_URL; default \(ServerConfiguration.appleLookupURL))."
     )
     var storeLookupUrl: String?
 

@@ -9,8 +9,6 @@ import RemoteConfigCore
 /// request asks for `Accept-Encoding: identity`; an answer compressed anyway is refused, and the size cap counts
 /// the bytes as they arrive, so a small gzip of a huge body costs at most the cap.
 struct AppStoreLookup: Sendable {
-    /// Apple's lookup, the default of `--store-lookup-url`.
-    static let appleURL = "https://itunes.apple.com/lookup"
     /// Apple's answers are tens of kilobytes; anything far larger is not a lookup answer.
     static let maximumBytes = 2 << 20
 

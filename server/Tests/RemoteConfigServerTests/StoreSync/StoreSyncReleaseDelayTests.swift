@@ -91,8 +91,11 @@ import Testing
                         try await StoreSyncFixture.entries(app, key)["current_version"] == "2.4.0"
                     })
                 #expect(try await StoreSyncFixture.entries(app, key)["min_os_version"] == "16.0")
-                let status = try await app.call(.get, StoreSyncFixture.path).value
-                #expect(status["pendingStoreVersion"] == .null)
+                // The link's status is written just after the publish it reports, in its own transaction.
+                #expect(
+                    try await StoreSyncFixture.eventually {
+                        try await app.call(.get, StoreSyncFixture.path).value["pendingStoreVersion"] == .null
+                    })
                 #expect(store.requests.count == 2, "\(store.requests)")
             }
         }

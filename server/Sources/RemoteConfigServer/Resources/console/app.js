@@ -12,7 +12,7 @@ import { historyView } from "./view-history.js";
 import { previewView } from "./view-preview.js";
 import { keysView } from "./view-keys.js";
 import { auditView } from "./view-audit.js";
-import { changesView, changeRequestsAvailable } from "./view-changes.js";
+import { changesView } from "./view-changes.js";
 import { storeSyncView } from "./view-store-sync.js";
 import { insightsView } from "./view-insights.js";
 import { rolloutsView } from "./view-rollouts.js";
@@ -82,7 +82,7 @@ async function displayName(project) {
 }
 
 function projectHeader(project, name, tab, editable, admin) {
-  const tabs = projectTabs.filter(([id]) => (id !== "changes" || changeRequestsAvailable) && (id !== "webhooks" || admin));
+  const tabs = projectTabs.filter(([id]) => id !== "webhooks" || admin);
   return h("div", { class: "project-head" },
     h("h1", { id: "project-title" }, name || project, name ? h("span", { class: "muted project-id" }, project) : null),
     editable ? null : h("p", { class: "muted", id: "read-only" }, "Read only: this key is a viewer of this project."),

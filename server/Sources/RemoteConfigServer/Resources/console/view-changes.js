@@ -7,9 +7,6 @@ import { button, field, h, message, modal, replace, select, when, actorLabel } f
 import { renderDiff } from "./diff.js";
 import { impactPanel } from "./impact.js";
 
-/** Whether the project tabs show "Change requests". */
-export const changeRequestsAvailable = true;
-
 const STATES = ["OPEN", "APPROVED", "SCHEDULED", "PUBLISHED", "REJECTED", "CANCELLED"];
 
 /** Asks for an optional comment (approve, reject); resolves undefined when dismissed. */
