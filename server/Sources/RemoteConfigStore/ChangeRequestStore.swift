@@ -176,8 +176,9 @@ public struct ChangeRequestStore: Sendable {
         }
     }
 
-    /// Refuses an approval that stands for the request's author: a key whose display name is the author's
-    /// (ignoring case and surrounding spaces; an empty name says nothing), and a key of the author's lineage. A
+    /// Refuses an approval that stands for the request's author: a key whose display name would pass for the
+    /// author's (`ConfusableSkeleton`: case, compatibility forms, look-alike letters of other scripts and
+    /// invisible characters do not tell names apart; an empty name says nothing), and a key of the author's lineage. A
     /// key made by a key without an owner counts as the identity of the key that made it, so the approving key
     /// may be neither one the author's key made (in turn, at any depth) nor one that made the author's key:
     /// minting a second key gives no second pair of eyes, in either direction. Two keys made by the same key
@@ -185,9 +186,9 @@ public struct ChangeRequestStore: Sendable {
     static func checkNotAuthorsProxy(
         _ actor: AuditActor, request: ChangeRequest, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        func folded(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
-        let name = folded(actor.displayName)
-        if request.author.keyId != nil, actor.userId == nil, !name.isEmpty, name == folded(request.author.displayName) {
+        if request.author.keyId != nil, actor.userId == nil,
+            ConfusableSkeleton.confusable(actor.displayName, request.author.displayName)
+        {
             throw ChangeRequestError.selfApprovalByProxy(
                 id: request.id, why: "its display name is the author's (\(request.author.displayName))")
         }

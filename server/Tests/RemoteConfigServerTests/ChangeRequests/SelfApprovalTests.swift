@@ -53,6 +53,31 @@ import Testing
         }
     }
 
+    /// Names that look like the author's are the author's name: a Cyrillic letter, a zero-width space, a
+    /// soft hyphen, fullwidth letters or another case do not make another person.
+    @Test func keysNamedToLookLikeTheAuthorCannotApprove() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
+            try await Workflow.requireApproval(app, true)
+            let lead = try await app.createKey(role: "editor", project: "shop-app", name: "Lead")
+            let id = try await Workflow.propose(app, token: lead.secret)
+            for name in [
+                "L\u{0435}ad", "Le\u{200B}ad", "Le\u{00AD}ad", "\u{FF2C}\u{FF45}\u{FF41}\u{FF44}", "LEAD",
+                "\u{216C}ead",
+            ] {
+                let namesake = try await app.createKey(role: "editor", project: "shop-app", name: name)
+                let approval = try await Workflow.act(app, id, "approve", token: namesake.secret)
+                #expect(
+                    approval.errorReasons == ["SELF_APPROVAL"], "\(name.unicodeScalars.map(\.value)): \(approval.text)")
+            }
+            #expect(try await Workflow.get(app, id).changeRequest.state == "OPEN")
+            // A name that only shares letters is another person's.
+            let leah = try await app.createKey(role: "editor", project: "shop-app", name: "Leah")
+            #expect(try await Workflow.act(app, id, "approve", token: leah.secret).status == 200)
+        }
+    }
+
     @Test func revokingAKeyWithdrawsItsPendingApprovals() async throws {
         try await TestApp.run { app in
             try await app.createProject("shop-app")

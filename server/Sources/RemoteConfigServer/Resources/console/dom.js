@@ -126,7 +126,8 @@ export function whenMinute(timestamp) {
 export function actorLabel(actor) {
   if (!actor) return "the server";
   if (typeof actor === "string") return actor;
-  const who = actor.email || actor.displayName || (actor.key ? "(unnamed key)" : "the server");
-  if (actor.email && actor.key) return `${who} (key ${actor.displayName || actor.key})`;
-  return who;
+  // The key beside its name, as the command line shows it: two keys may carry names that look alike.
+  const key = actor.key ? (actor.displayName ? `${actor.displayName} (${actor.key})` : actor.key) : null;
+  if (actor.email) return key ? `${actor.email} via ${key}` : actor.email;
+  return key || (actor.displayName ? `${actor.displayName} (the server)` : "the server");
 }

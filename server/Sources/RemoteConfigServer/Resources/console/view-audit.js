@@ -1,7 +1,14 @@
 // The audit log, newest first: a project's (`…/auditLog`) or, for admins, every project's (`/v1/auditLog`).
 
 import { call, projectPath } from "./api.js";
-import { button, h, replace, when, actorLabel } from "./dom.js";
+import { button, h, replace, when } from "./dom.js";
+
+/** Who acted, without the key: the key id goes on its own line beneath, where it is never cut mid-word. */
+function whoActed(actor, key) {
+  if (actor && actor.email) return key ? `${actor.email} via ${actor.displayName || "a key"}` : actor.email;
+  if (actor && actor.displayName) return actor.displayName;
+  return key ? "(unnamed key)" : "the server";
+}
 
 function detailText(detail) {
   if (!detail || typeof detail !== "object") return "";
@@ -22,7 +29,7 @@ export async function auditView(view, { project }) {
     replace(body, events.map((event) => h("tr", {},
       h("td", { dataset: { label: "When" } }, when(event.time)),
       project ? null : h("td", { dataset: { label: "Project" } }, event.project || ""),
-      h("td", { dataset: { label: "Who" } }, actorLabel(event.actor), event.actorKey ? h("div", { class: "muted actor-key" }, event.actorKey) : null),
+      h("td", { dataset: { label: "Who" } }, whoActed(event.actor, event.actorKey), event.actorKey ? h("div", { class: "muted actor-key" }, event.actorKey) : null),
       h("td", { dataset: { label: "What" } }, h("code", {}, event.action)),
       h("td", { class: "detail", dataset: { label: "Detail" } }, detailText(event.detail)))));
     replace(more, token ? button("Show older events", load) : null);
