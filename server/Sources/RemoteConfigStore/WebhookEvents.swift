@@ -49,13 +49,24 @@ public enum WebhookEvents {
             logger: logger)
     }
 
-    /// The facts of `storeSync.failed`: what went wrong, how often in a row, and when the next attempt is.
+    /// The facts of `storeSync.failed`: what went wrong, how often in a row, and when the next attempt is
+    /// (`null` for a disabled link, which nothing retries: its sync was a `:run`).
     public struct StoreSyncFailed: Codable, Sendable, Equatable {
         public var appStoreId: String
         public var country: String
         public var error: String
         public var consecutiveFailures: Int
-        public var nextAttemptTime: String
+        public var nextAttemptTime: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(appStoreId, forKey: .appStoreId)
+            try container.encode(country, forKey: .country)
+            try container.encode(error, forKey: .error)
+            try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+            // Written as null rather than left out, so a receiver sees the field it documents.
+            try container.encode(nextAttemptTime, forKey: .nextAttemptTime)
+        }
     }
 
     /// Records `storeSync.failed` for `link` as the failed sync left it.
@@ -65,7 +76,7 @@ public enum WebhookEvents {
         let facts = StoreSyncFailed(
             appStoreId: link.settings.appStoreId, country: link.settings.country,
             error: link.status.lastError ?? "", consecutiveFailures: link.status.consecutiveFailures,
-            nextAttemptTime: link.status.nextSyncTime.formatted(.iso8601))
+            nextAttemptTime: link.settings.enabled ? link.status.nextSyncTime.formatted(.iso8601) : nil)
         try await WebhookStore.enqueue(
             link.project, type: "storeSync.failed", actor: actor, dataJSON: try json(facts), on: connection,
             logger: logger)

@@ -131,8 +131,10 @@ struct StoreSync: Sendable {
             metrics.storeSync(result: "failed")
             let failures = claim.link.status.consecutiveFailures + 1
             let delay = Self.retryDelay(failures: failures, interval: settings.intervalSeconds)
-            logger.warning(
-                "store sync of \(project) failed (\(failures) in a row, next attempt in \(delay)): \(message)")
+            let next =
+                settings.enabled
+                ? "next attempt in \(delay)" : "the link is disabled, so nothing retries until it is enabled or run"
+            logger.warning("store sync of \(project) failed (\(failures) in a row, \(next)): \(message)")
             let link = try await links.failed(claim, error: message, retryAfter: delay, actor: actor)
             return StoreSyncResult(link: link, outcome: .failed(message))
         }

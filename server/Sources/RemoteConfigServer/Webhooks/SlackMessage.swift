@@ -93,7 +93,9 @@ struct SlackMessage {
         case "storeSync.failed":
             let failures = facts["consecutiveFailures"]?.doubleValue.map { Int($0) } ?? 1
             let error = fact("error") ?? "unknown error"
-            let next = fact("nextAttemptTime").map { ", next attempt at \($0)" } ?? ""
+            let next =
+                fact("nextAttemptTime").map { ", next attempt at \($0)" }
+                ?? "; the link is disabled, so nothing retries until it is enabled or run"
             return "\(project): store sync failed (\(failures) in a row\(next)): \(error)"
         case "ping": return "\(project): test message from remote-config, sent by \(actor)"
         default: return "\(project): \(SlackText.escape(delivery.type)) by \(actor)"
