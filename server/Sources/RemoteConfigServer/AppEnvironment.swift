@@ -60,6 +60,8 @@ public struct AppEnvironment: Sendable {
     let stream: StreamEndpoint
     /// Threads for CPU-heavy work; a service of the application built around this environment.
     let heavyWork: HeavyWork
+    /// Where impact estimates run, apart from `heavyWork`; a service of the application too.
+    let impactWork = ImpactWork()
     /// What client answers this server counted and has not written yet.
     let insightsRecorder: InsightsRecorder
     /// Insights in the database.
