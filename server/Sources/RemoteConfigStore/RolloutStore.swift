@@ -77,14 +77,17 @@ public struct RolloutStore: Sendable {
         }
     }
 
-    /// Rollouts of `project`, newest first, in `state` when given.
-    public func list(_ project: String, state: Rollout.State?, limit: Int = 1000) async throws -> [Rollout] {
+    /// At most `limit` rollouts of `project`, newest first, in `state` when given, numbered below `before` when
+    /// given (the page token: the last id of the page before).
+    public func list(_ project: String, state: Rollout.State?, before: Int64? = nil, limit: Int) async throws
+        -> [Rollout]
+    {
         try await database.run { client in
             try await client.withConnection { connection in
                 let rows = try await connection.query(
                     """
                     SELECT \(unescaped: Self.columns) FROM rollouts r
-                    WHERE r.project_id = \(project)
+                    WHERE r.project_id = \(project) AND r.rollout_id < \(before ?? Int64.max)
                       AND (\(state?.rawValue)::text IS NULL OR r.state = \(state?.rawValue))
                     ORDER BY r.rollout_id DESC LIMIT \(limit)
                     """, logger: database.logger)

@@ -81,9 +81,20 @@ export async function rolloutsView(view, { project, editable }) {
   const tokenHolder = h("div", { id: "rollout-halt-holder" });
   const list = h("div", { id: "rollouts" });
   const filter = select([["", "All states"], ["RUNNING", "Running"], ["PAUSED", "Paused"], ["PROPOSED", "Waiting for approval"], ["HALTED", "Halted"], ["COMPLETED", "Completed"]], "", { id: "rollouts-state" });
+  // The list comes a page at a time; the page shows every rollout, so it follows them all.
+  const listAll = async (state) => {
+    const all = [];
+    let pageToken = null;
+    do {
+      const { data } = await call("GET", collection, { query: { state, pageSize: 300, pageToken } });
+      all.push(...(data.rollouts || []));
+      pageToken = data.nextPageToken || null;
+    } while (pageToken);
+    return all;
+  };
   let rollouts;
   try {
-    rollouts = (await call("GET", collection)).data.rollouts || [];
+    rollouts = await listAll("");
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && !error.message.startsWith("project ")) {
       replace(view, message("info", "This server does not run rollouts (it answered 404 to …/rollouts): update it to roll a value out step by step."));
@@ -94,7 +105,7 @@ export async function rolloutsView(view, { project, editable }) {
   let timer = null;
 
   const reload = async () => {
-    rollouts = (await call("GET", collection, { query: { state: filter.value } })).data.rollouts || [];
+    rollouts = await listAll(filter.value);
     render();
   };
   // While a step is due within a minute, read again, so the page shows it published without a reload.
