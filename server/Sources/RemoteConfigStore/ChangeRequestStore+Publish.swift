@@ -89,7 +89,7 @@ extension ChangeRequestStore {
             PublishRequest(
                 templateJSON: json, expectedVersion: nil, updateType: updateType, updateUser: actor.updateUser,
                 updateOrigin: "CHANGE_REQUEST", description: request.description,
-                rollbackSource: request.rollbackSource, changeRequest: id),
+                rollbackSource: request.rollbackSource, changeRequest: id, rollout: rollout?.rollout.id),
             actor: actor, on: connection, logger: logger)
         if let rollout {
             try await RolloutStore.recordStep(

@@ -103,6 +103,8 @@ extension APIError {
                 .forbidden,
                 "project \(project) requires approval: publish through an approved change request (POST …/remoteConfig/changeRequests)",
                 details: [ErrorDetail(field: "requireApproval", reason: "APPROVAL_REQUIRED")])
+        case .invalid(let issues):
+            self = TemplateHTTP.apiError(.invalid(issues))
         }
     }
 
