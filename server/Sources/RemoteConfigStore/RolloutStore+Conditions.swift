@@ -63,4 +63,41 @@ extension RolloutStore {
         }
         return owners
     }
+
+    /// The JSON of `plan`'s first step over `template` with the condition `conditionName`, checked as its
+    /// publish will check it, before the rollout is stored (so a refusal leaves nothing behind); every problem is
+    /// told as one of `value` or `audience` where it is theirs.
+    static func firstStep(_ plan: RolloutPlan, conditionName: String, over template: RemoteConfigTemplate) throws
+        -> String
+    {
+        let rollout = RolloutTemplate(
+            parameter: plan.parameter, value: plan.value, audience: plan.audience, conditionName: conditionName)
+        guard let first = rollout.applying(percent: plan.steps[0].percent, to: template) else {
+            throw RolloutError.parameterNotFound(plan.parameter)
+        }
+        do {
+            return try PreparedTemplate(first).storedJSON
+        } catch {
+            switch error {
+            case .invalid(let issues): throw RolloutError.invalidTemplate(rollout.attributing(issues))
+            case .decoding(let failure):
+                throw RolloutError.invalidTemplate([
+                    ValidationIssue(field: failure.field, reason: "INVALID_TEMPLATE", message: failure.message)
+                ])
+            }
+        }
+    }
+
+    /// An id for a new rollout that no rollout has, drawn from `ids`.
+    func freeID(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        for _ in 0..<8 {
+            let id = ids.draw()
+            let rows = try await connection.query(
+                "SELECT 1 FROM rollouts WHERE rollout_id = \(id)", logger: logger)
+            var taken = false
+            for try await _ in rows { taken = true }
+            if !taken { return id }
+        }
+        throw StoreError.alreadyExists("a free rollout id")
+    }
 }

@@ -50,4 +50,20 @@ import Testing
         #expect(RolloutConditions.id(of: "rollout_12") == 12)
         #expect(RolloutConditions.id(of: "rollout_012") == nil && RolloutConditions.id(of: "rollout_x") == nil)
     }
+
+    @Test func problemsOfTheGeneratedTemplateAreToldAsTheRolloutsInputs() {
+        let issues = [
+            ValidationIssue(
+                field: "parameterGroups.checkout.parameters.new_checkout.conditionalValues.rollout_7.value",
+                reason: "INVALID_CHARACTER", message: "the value contains U+0001"),
+            ValidationIssue(
+                field: "parameters", reason: "LIMIT_EXCEEDED", message: "the values have 1000001 characters"),
+            ValidationIssue(
+                field: "conditions[0].expression", reason: "LIMIT_EXCEEDED", message: "rollout_7: too many"),
+            ValidationIssue(field: "conditions", reason: "LIMIT_EXCEEDED", message: "2001 conditions"),
+        ]
+        let told = Self.rollout.attributing(issues)
+        #expect(told.map(\.field) == ["value", "value", "audience", "conditions"])
+        #expect(told.allSatisfy { !$0.message.contains("rollout_7") })
+    }
 }

@@ -57,6 +57,12 @@ enum RolloutWire {
                 details: [ErrorDetail(field: "parameter", reason: "ROLLOUT_IN_PROGRESS")])
         case .invalidTemplate(let issues):
             return TemplateHTTP.apiError(.invalid(issues))
+        case .conditionExists(let name):
+            var error = APIError.alreadyExists(
+                "the published template already uses the condition \(name), which this rollout would own; remove it, and every value for it, first"
+            )
+            error.details = [ErrorDetail(field: "conditionName", reason: "CONDITION_EXISTS")]
+            return error
         case .badHaltToken:
             return .unauthenticated("this halt token does not open this rollout")
         }

@@ -6,8 +6,10 @@ import RemoteConfigTestSupport
 import Testing
 
 /// A rollout's condition is its own: no publish, draft or change request gives another parameter a value for
-/// it or publishes a proposed rollout's condition, and a halt or a completion removes the condition from every
-/// parameter that has a value for it (a template from before these rules may have one).
+/// it or publishes a proposed rollout's condition; its name (`rollout_<id>`, the id drawn at random) cannot be
+/// known before it exists, and a rollout is never created over a condition of its name; a halt or a completion
+/// removes the condition from every parameter that has a value for it (a template from before these rules may
+/// have one).
 @Suite struct RolloutConditionOwnershipTests {
     static let draft = "/v1/projects/shop-app/remoteConfig/draft"
 
@@ -90,6 +92,30 @@ import Testing
         }
     }
 
+    @Test func aRolloutsConditionNameCannotBeKnownBeforeItExists() async throws {
+        try await TestApp.run { app in
+            let key = try await RolloutFixture.setUp(app)
+            // What a sequence would name the next rollout's condition, with a hidden value on banner waiting for
+            // it. No rollout has that name, so it is an ordinary condition (a Firebase export may have one).
+            let planted = RolloutFixture.withBannerValue(
+                RolloutFixture.template, for: "rollout_1", defining: "false")
+            #expect(try await app.publish("shop-app", planted).status == 200)
+            var ids: [Int64] = []
+            for _ in 0..<3 {
+                let rollout = try await RolloutFixture.start(app, steps: [.init(percent: 100)])
+                let id = try #require(Int64(RolloutFixture.id(rollout)))
+                #expect(rollout.conditionName == "rollout_\(id)")
+                #expect(id >= 1_000_000_000_000, "drawn at random from 2^53, not counted: \(rollout.name)")
+                ids.append(id)
+                let fetched = try await ClientCalls.fetch(app, key: key, ["appInstanceId": "a", "platform": "IOS"])
+                #expect(fetched.value["entries"]?["new_checkout"] == "true")
+                #expect(fetched.value["entries"]?["banner"] == "hello iOS", "nothing hidden shipped with it")
+                #expect(try await RolloutFixture.act(app, rollout, "complete").status == 200)
+            }
+            #expect(Set(ids).count == 3)
+        }
+    }
+
     @Test func aProposedRolloutsConditionIsPublishedOnlyByTheChangeRequestThatStartsIt() async throws {
         try await TestApp.run { app in
             let key = try await RolloutFixture.setUp(app)
@@ -120,6 +146,31 @@ import Testing
             let fetched = try await ClientCalls.fetch(app, key: key, ["appInstanceId": "a", "platform": "IOS"])
             #expect(fetched.value["entries"]?["new_checkout"] == "true")
             #expect(fetched.value["entries"]?["banner"] == "hello iOS")
+        }
+    }
+
+    @Test func creatingARolloutWhoseConditionNameExistsIsRefusedAndStoresNothing() async throws {
+        let url = try await TestClusterURL.make()
+        try await TestApp.run(url: url, environment: RolloutFixture.drawing(4242)) { app in
+            _ = try await RolloutFixture.setUp(app)
+            // Only someone who knew the id could have put it there.
+            #expect(
+                try await app.publish(
+                    "shop-app",
+                    RolloutFixture.withBannerValue(RolloutFixture.template, for: "rollout_4242", defining: "false")
+                ).status == 200)
+            let refused = try await RolloutFixture.create(app, steps: [.init(percent: 10)])
+            #expect(refused.status == 409, "\(refused.text)")
+            #expect(refused.errorStatus == "ALREADY_EXISTS")
+            #expect(refused.errorFields == ["conditionName"])
+            #expect(refused.errorReasons == ["CONDITION_EXISTS"])
+            #expect(refused.errorMessage?.contains("rollout_4242") == true, "\(refused.text)")
+            #expect(try await RolloutFixture.versions(app).count == 2, "nothing published")
+            #expect(try await app.call(.get, RolloutFixture.base).decode(RolloutList.self).rollouts.isEmpty)
+            // Removing the condition clears the way, and the id is still free.
+            #expect(try await app.publish("shop-app", RolloutFixture.template).status == 200)
+            let rollout = try await RolloutFixture.start(app, steps: [.init(percent: 10)])
+            #expect(rollout.name == "rollouts/4242")
         }
     }
 }
