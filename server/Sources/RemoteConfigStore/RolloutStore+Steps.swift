@@ -158,7 +158,6 @@ extension RolloutStore {
         case .completed:
             throw RolloutError.wrongState(id: rollout.id, state: rollout.state, action: "halt")
         case .proposed:
-            try await withdrawProposal(rollout, actor: actor, on: connection, logger: logger)
             try await end(rollout, as: .halted, version: nil, actor: actor, on: connection, logger: logger)
             return nil
         case .running, .paused:
@@ -204,9 +203,10 @@ extension RolloutStore {
         return version
     }
 
-    /// Ends `rollout` as halted or completed by `version`; audited, and sent to webhooks.
+    /// Ends `rollout` as halted or completed by `version`, and cancels the change requests still open for it
+    /// (its plan, its completion) but `keeping`, the one whose publish ends it; audited, and sent to webhooks.
     static func end(
-        _ rollout: Rollout, as state: Rollout.State, version: Int64?, actor: AuditActor,
+        _ rollout: Rollout, as state: Rollout.State, version: Int64?, actor: AuditActor, keeping: Int64? = nil,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
         let endVersion = version.flatMap { $0 > 0 ? $0 : nil }
@@ -216,6 +216,7 @@ extension RolloutStore {
                 next_step_at = NULL, pause_reason = NULL, hold_remaining = NULL, updated_at = now()
             WHERE rollout_id = \(rollout.id)
             """, logger: logger)
+        try await withdrawRequests(rollout, as: state, keeping: keeping, actor: actor, on: connection, logger: logger)
         let verb = state == .halted ? "halted" : "completed"
         var detail = ["rollout": Rollout.name(rollout.id), "parameter": rollout.parameter]
         if let endVersion { detail["versionNumber"] = String(endVersion) }

@@ -180,7 +180,10 @@ public struct RolloutStore: Sendable {
         return try await halt(project, id, actor: actor)
     }
 
-    /// Completes it: publishes the value as the parameter's default and removes the rollout's condition.
+    /// Completes it: publishes the value as the parameter's default and removes the rollout's condition. While
+    /// the project requires approval, completing is a change like any other: it opens a change request that
+    /// carries the completion (the rollout completes when that is published) and publishes nothing; asking again
+    /// while that request is open opens no other.
     public func complete(_ project: String, _ id: Int64, actor: AuditActor) async throws -> RolloutChange {
         try await act(project, id, action: "complete") { rollout, lock, connection, logger in
             guard rollout.state == .running || rollout.state == .paused else {
@@ -190,8 +193,17 @@ public struct RolloutStore: Sendable {
             guard let done = rollout.template.completing(latest) else {
                 throw RolloutError.parameterNotFound(rollout.parameter)
             }
+            let json = try Self.prepared(done)
+            if lock.requireApproval {
+                if rollout.completionRequest == nil {
+                    try await Self.proposeCompletion(
+                        rollout, templateJSON: json, base: lock.latestVersion, actor: actor, on: connection,
+                        logger: logger)
+                }
+                return nil
+            }
             let version = try await Self.publish(
-                rollout, templateJSON: try Self.prepared(done), description: "\(Rollout.name(id)): completed",
+                rollout, templateJSON: json, description: "\(Rollout.name(id)): completed",
                 actor: actor, on: connection, logger: logger)
             try await Self.end(
                 rollout, as: .completed, version: version.versionNumber, actor: actor, on: connection, logger: logger)

@@ -175,7 +175,9 @@ struct Rollouts: AsyncParsableCommand {
 
     struct Complete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Publish the value as the parameter's default for everyone and remove the rollout.")
+            abstract:
+                "Publish the value as the parameter's default for everyone and remove the rollout (while the project requires approval: open a change request that does)."
+        )
         @OptionGroup var action: RolloutAction
         func run() async throws { try await action.run("complete") }
     }

@@ -48,6 +48,9 @@ extension APIError {
             self = APIError(error)
         case let error as ChangeRequestError:
             self = APIError(error)
+        case let error as RolloutError:
+            // Also through the change request that carries a rollout's start or completion.
+            self = RolloutWire.apiError(error)
         case let problems as FieldProblems:
             self = APIError(problems)
         case is NIOThreadPoolError.ThreadPoolInactive:

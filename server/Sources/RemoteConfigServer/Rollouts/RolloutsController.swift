@@ -81,6 +81,8 @@ struct RolloutsController {
         try await act(request, context) { project, id, actor in try await rollouts.halt(project, id, actor: actor) }
     }
 
+    /// While the project requires approval, opens a change request carrying the completion and publishes
+    /// nothing: widening a rollout to everyone is a change like any other.
     @Sendable func complete(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await act(request, context) { project, id, actor in
             try await rollouts.complete(project, id, actor: actor)
