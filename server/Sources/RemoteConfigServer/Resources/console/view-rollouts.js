@@ -136,9 +136,11 @@ export async function rolloutsView(view, { project, editable }) {
   };
   const complete = async (rollout) => {
     if (!(await confirmDialog(`Complete the rollout of ${rollout.parameter}?`,
-      `A new version is published with ${rollout.value} as the default value of ${rollout.parameter}, for every app instance, and the condition ${rollout.conditionName} removed.`,
+      `A new version is published with ${rollout.value} as the default value of ${rollout.parameter}, for every app instance, and the condition ${rollout.conditionName} removed. While the project requires approval, a change request that does so is opened instead.`,
       "Complete rollout"))) return;
-    await act(rollout, "complete", () => `Completed: ${rollout.parameter} is ${rollout.value} for everyone.`);
+    await act(rollout, "complete", (data) => data.state === "COMPLETED"
+      ? `Completed: ${rollout.parameter} is ${rollout.value} for everyone.`
+      : `Proposed the completion as ${data.changeRequest}: approving and publishing it makes ${rollout.value} the value of ${rollout.parameter} for everyone.`);
   };
 
   const card = (rollout) => {
