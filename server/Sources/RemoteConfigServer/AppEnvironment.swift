@@ -23,6 +23,8 @@ public struct AppEnvironment: Sendable {
     let auth: Authenticator
     /// Whether the console offers signing in with a pasted key.
     public var consoleTokenSignIn = true
+    /// Where new rollouts' ids come from: at random (tests give known ones).
+    public var rolloutIDs = RolloutIDs.random
     /// What follows every publish on this server (metrics, this server's cache), whoever published.
     let publishing: Publishing
     /// The compiled published templates the fetch path serves.

@@ -82,7 +82,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         webhooks: environment.webhooks, access: access,
         allowPrivate: environment.webhookSettings.allowPrivate
     ).addRoutes(to: routes)
-    let rollouts = RolloutStore(database: environment.database)
+    let rollouts = RolloutStore(database: environment.database, ids: environment.rolloutIDs)
     RolloutsController(rollouts: rollouts, templates: environment.templates, access: access, publishing: publishing)
         .addRoutes(to: routes)
     RolloutHaltHook(rollouts: rollouts, publishing: publishing).addRoutes(to: routes)
