@@ -16,14 +16,7 @@ import Testing
     /// not for free), and a sample of `count` contexts that reach those conditions.
     static func heavyProject(_ app: TestApp.Session, count: Int) async throws -> JSONValue {
         try await app.createProject("heavy-app")
-        let atom = "app.customSignal['x'].matches(['(a+)+$', '(a|aa)*b'])"
-        let expression = Array(repeating: atom, count: 10).joined(separator: " || ")
-        let conditions: [JSONValue] = (0..<40).map { ["name": "c\($0)", "expression": .string(expression)] }
-        let values = JSONObject((0..<40).map { .init(key: "c\($0)", value: ["value": "v"]) })
-        let template: JSONValue = [
-            "conditions": .array(conditions),
-            "parameters": ["banner": ["defaultValue": ["value": "none"], "conditionalValues": .object(values)]],
-        ]
+        let template = SlowTemplate.template
         try #require(try await app.publish("heavy-app", template).status == 200)
         let contexts: [JSONValue] = (0..<count).map { index in
             [

@@ -9,14 +9,13 @@ import Testing
 /// exits in about two seconds, not at the attempts' deadline, and its last insights flush still reaches the
 /// database (the pool closes after it).
 @Suite struct ShutdownUnderLoadTests {
-    static let token = "rc_admin_shutdownUnderLoadToken000000000"
+    /// The admin token and calls of the insights process tests, whose graceful stop this one repeats under load.
+    static let token = InsightsProcessTests.token
 
     static func call(_ method: String, _ url: String, _ body: JSONValue?, key: String? = nil) async throws
         -> HTTP.Reply
     {
-        var headers = ["Content-Type": "application/json", "If-Match": "*"]
-        if let key { headers["X-API-Key"] = key } else { headers["Authorization"] = "Bearer \(token)" }
-        return try await HTTP.request(method, url, headers: headers, body: body.map(HTTP.json))
+        try await InsightsProcessTests.call(method, url, body, key: key)
     }
 
     @Test func sigtermWithHangingReceiversExitsPromptlyAndKeepsTheCounts() async throws {
