@@ -8,6 +8,8 @@ import RemoteConfigStore
 /// The stores and helpers the controllers share, built around one database pool.
 public struct AppEnvironment: Sendable {
     public let database: Database
+    /// The secrets key's sealer, checked against the database at start (`ServerSecrets.prepare`).
+    public let secrets: ServerSecrets
     public let projects: ProjectStore
     public let keys: KeyStore
     public let templates: TemplateStore
@@ -69,7 +71,7 @@ public struct AppEnvironment: Sendable {
 
     /// `accessLog` replaces the one made from `logger` (a test reads the lines it writes).
     public init(
-        database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
+        database: Database, secrets: ServerSecrets, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
         fetchRateLimit: Double? = nil, maxStreams: Int = .max, maxStreamsPerKey: Int? = nil,
         cors: CORSPolicy = .none,
         storeLookupURL: String = ServerConfiguration.appleLookupURL, storeLookupTimeout: Duration = .seconds(10),
@@ -80,9 +82,10 @@ public struct AppEnvironment: Sendable {
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.cors = cors
-        self.webhooks = WebhookStore(database: database)
+        self.webhooks = WebhookStore(database: database, sealer: secrets.sealer)
         self.webhookSettings = webhookSettings
         self.database = database
+        self.secrets = secrets
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
         self.templates = TemplateStore(database: database)
