@@ -6,8 +6,8 @@ import Foundation
 ///
 /// A sealed value is `rc-sealed-v1:` and the base64 of the 12-byte nonce, the ciphertext and the 16-byte tag.
 /// Each is sealed for its place (`webhooks/<id>`, `server_secrets/<name>`), authenticated with it, so a value
-/// copied to another row does not open there.
-public struct SecretSealer: Sendable {
+/// copied to another row does not open there. Printed, it shows nothing of its key.
+public struct SecretSealer: Sendable, CustomStringConvertible {
     /// What every sealed value begins with: the format and its version.
     public static let prefix = "rc-sealed-v1:"
 
@@ -25,6 +25,9 @@ public struct SecretSealer: Sendable {
     public static func newKey() -> String {
         SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
     }
+
+    /// Says what it is, not what key it holds.
+    public var description: String { "SecretSealer(redacted)" }
 
     /// Whether `other` seals under the same key.
     public func isSameKey(as other: SecretSealer) -> Bool { key == other.key }
@@ -57,7 +60,9 @@ public struct SecretSealer: Sendable {
 
 /// A secrets key that cannot be used: not base64, or not 32 bytes.
 public enum SecretsKeyError: Error, Equatable, CustomStringConvertible {
+    /// The text is not base64.
     case notBase64
+    /// It decodes to this many bytes, not 32.
     case wrongLength(Int)
 
     public var description: String {

@@ -43,6 +43,9 @@ import Testing
             try SecretSealer(base64: Data(count: 16).base64EncodedString())
         }
         #expect(throws: SecretsKeyError.notBase64) { try SecretSealer(base64: "not a key") }
+        // A log line that names a sealer or the server's secrets shows no key.
+        let sealer = try SecretSealer(base64: Self.key)
+        #expect("\(sealer)" == "SecretSealer(redacted)" && String(reflecting: sealer) == "SecretSealer(redacted)")
         let made = SecretSealer.newKey()
         #expect(Data(base64Encoded: made)?.count == 32 && made != SecretSealer.newKey())
     }
