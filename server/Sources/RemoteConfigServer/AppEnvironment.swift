@@ -8,7 +8,8 @@ import RemoteConfigStore
 /// The stores and helpers the controllers share, built around one database pool.
 public struct AppEnvironment: Sendable {
     public let database: Database
-    /// The secrets key's sealer, checked against the database at start (`ServerSecrets.prepare`).
+    /// The secrets key's sealer, checked against the database at start (`ServerSecrets.prepare`), and the
+    /// impact sample's key.
     public let secrets: ServerSecrets
     public let projects: ProjectStore
     public let keys: KeyStore
@@ -117,7 +118,8 @@ public struct AppEnvironment: Sendable {
         self.metrics = metrics
         let accessLog = accessLog ?? AccessLog(logger: logger, metrics: metrics)
         self.accessLog = accessLog
-        let insightsRecorder = InsightsRecorder(enabled: insightsEnabled, sampleSize: insightsSampleSize)
+        let insightsRecorder = InsightsRecorder(
+            enabled: insightsEnabled, sampleSize: insightsSampleSize, sampleKey: secrets.sampleKey)
         self.insightsRecorder = insightsRecorder
         let insights = InsightsStore(database: database)
         self.insights = insights

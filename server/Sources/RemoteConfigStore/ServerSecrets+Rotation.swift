@@ -13,7 +13,7 @@ extension ServerSecrets {
     {
         try await PostgresConnectionHandle.with(url, logger: logger) { handle in
             try await inTransaction(handle.connection, logger: logger) { connection in
-                // As a start would, under `current`: the check, and secrets left in plain text.
+                // As a start would, under `current`: the check, secrets left in plain text, the sample key.
                 _ = try await prepare(on: connection, sealer: current, logger: logger)
                 var count = try await resealWebhookSecrets(from: current, to: new, on: connection, logger: logger)
                 let rows = try await connection.query(

@@ -1,17 +1,22 @@
+import Crypto
 import Foundation
 import Logging
 import PostgresNIO
+import RemoteConfigCore
 
-/// What a server holds for the secrets it keeps: the sealer of the secrets key, checked against the database.
-/// Every replica on one database has the same.
+/// What a server holds for the secrets it keeps: the sealer of the secrets key, checked against the database,
+/// and the key of the impact sample's hash, read from it. Every replica on one database has the same.
 public struct ServerSecrets: Sendable {
     /// Seals and opens every secret the stores keep.
     public let sealer: SecretSealer
+    /// The key of `SampleHash`, the impact sample's order.
+    public let sampleKey: SipHashKey
 
     /// The secrets of the database at `url` under `sealer`'s key, made ready at start, in one transaction:
     /// the key checked against the database's key check (`SecretsKeyMismatch` when another key sealed its
-    /// secrets; the check is made at the first start), and secrets an earlier release kept in plain text
-    /// sealed. Doing it twice changes nothing the first did.
+    /// secrets; the check is made at the first start), secrets an earlier release kept in plain text sealed,
+    /// and the sample key read (made at the first start, which ranks the stored sample by it). Doing it twice
+    /// changes nothing the first did.
     public static func prepare(_ url: DatabaseURL, sealer: SecretSealer, logger: Logger) async throws -> ServerSecrets {
         try await PostgresConnectionHandle.with(url, logger: logger) { handle in
             try await inTransaction(handle.connection, logger: logger) { connection in
@@ -24,11 +29,12 @@ public struct ServerSecrets: Sendable {
     static func prepare(on connection: PostgresConnection, sealer: SecretSealer, logger: Logger) async throws
         -> ServerSecrets
     {
-        // Servers starting together take turns, so one makes the key check.
+        // Servers starting together take turns, so one makes the key check and the sample key.
         try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
         try await checkKey(sealer, on: connection, logger: logger)
         try await sealPlainWebhookSecrets(sealer, on: connection, logger: logger)
-        return ServerSecrets(sealer: sealer)
+        let sampleKey = try await sampleKey(sealer, on: connection, logger: logger)
+        return ServerSecrets(sealer: sealer, sampleKey: sampleKey)
     }
 
     /// The `pg_advisory_xact_lock` key of the secrets' start-up work and rotation.
@@ -37,6 +43,7 @@ public struct ServerSecrets: Sendable {
     /// The key check: this text, sealed under the key, for its place.
     static let keyCheckText = "remote-config secrets key check"
     static let keyCheckPlace = "server_secrets/key_check"
+    static let sampleKeyPlace = "server_secrets/impact_sample_key"
 
     /// One server secret's sealed value, locked for the transaction (`FOR UPDATE` or `FOR SHARE`).
     static func stored(_ name: String, lock: String, on connection: PostgresConnection, logger: Logger) async throws
@@ -109,6 +116,30 @@ public struct ServerSecrets: Sendable {
                 logger: logger)
         }
         if !plain.isEmpty { logger.info("secrets: sealed the secrets of \(plain.count) webhooks kept in plain text") }
+    }
+
+    /// The impact sample's key: read, or made at the first start, when the stored sample (ranked by the public
+    /// hash until then) is ranked again by it.
+    static func sampleKey(_ sealer: SecretSealer, on connection: PostgresConnection, logger: Logger) async throws
+        -> SipHashKey
+    {
+        if let stored = try await stored("impact_sample_key", lock: "SHARE", on: connection, logger: logger) {
+            let text = try sealer.open(stored, for: sampleKeyPlace)
+            guard let bytes = Data(base64Encoded: text), let key = SipHashKey(bytes: Array(bytes)) else {
+                throw SealedSecretError(place: sampleKeyPlace)
+            }
+            return key
+        }
+        let bytes = SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
+        guard let key = SipHashKey(bytes: bytes) else { throw SealedSecretError(place: sampleKeyPlace) }
+        try await connection.query(
+            """
+            INSERT INTO server_secrets (name, value)
+            VALUES ('impact_sample_key', \(try sealer.seal(Data(bytes).base64EncodedString(), for: sampleKeyPlace)))
+            """, logger: logger)
+        let ranked = try await InsightsStore.rankSample(by: key, on: connection, logger: logger)
+        logger.info("insights: the impact sample's hash is keyed now; \(ranked) stored instances ranked by it")
+        return key
     }
 
     /// Runs `body` in a transaction of `connection`, throwing what `body` threw (not PostgresNIO's wrapper).

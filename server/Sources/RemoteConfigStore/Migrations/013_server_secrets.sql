@@ -4,7 +4,8 @@
 -- landed.
 
 -- The server's own secrets, sealed like every other: `key_check`, a known text sealed under the key, which tells a
--- server given another key to refuse to start.
+-- server given another key to refuse to start; `impact_sample_key`, the key of the impact sample's hash, so that
+-- nobody outside can choose which app instances are sampled.
 CREATE TABLE server_secrets (
     name       text PRIMARY KEY,
     value      text NOT NULL CHECK (value LIKE 'rc-sealed-v1:%'),

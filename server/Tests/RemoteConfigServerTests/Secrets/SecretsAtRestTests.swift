@@ -111,8 +111,9 @@ import Testing
         let newKey = try SecretSealer(base64: SecretSealer.newKey())
         try await TestApp.run(url: url, configure: WebhookFixture.allowPrivate) { app in
             let (id, secret) = try await WebhookFixture.setUp(app, url: "https://hooks.example.com/rc")
-            // Rotated by `secrets rotate-key` while this server still runs with the old key.
-            #expect(try await ServerSecrets.rotate(url, from: TestSecrets.sealer, to: newKey, logger: Self.logger) == 1)
+            // Rotated by `secrets rotate-key` while this server still runs with the old key: the webhook's secret
+            // and the impact sample's key.
+            #expect(try await ServerSecrets.rotate(url, from: TestSecrets.sealer, to: newKey, logger: Self.logger) == 2)
             let created = try await app.call(
                 .post, WebhookFixture.collection,
                 body: WebhookRequest(url: "https://hooks.example.com/other", events: ["*"]))
@@ -157,5 +158,22 @@ import Testing
                 })
         // The old key still opens the database: start-up with it passes the key check.
         _ = try await TestSecrets.prepare(url)
+    }
+
+    @Test func theImpactSamplesKeyIsSealedAndTheSameForEveryServerOfTheDatabase() async throws {
+        let url = try await TestClusterURL.make()
+        let first = try await TestApp.run(url: url) { $0.environment.secrets.sampleKey }
+        let second = try await TestApp.run(url: url) { $0.environment.secrets.sampleKey }
+        #expect(first == second)
+        let elsewhere = try await TestApp.run(url: try await TestClusterURL.make()) {
+            $0.environment.secrets.sampleKey
+        }
+        #expect(elsewhere != first, "each database makes its own")
+        let dump = try Self.dump(url)
+        #expect(dump.contains("impact_sample_key\trc-sealed-v1:"), "the dump holds the sealed row")
+        let bytes = Data(first.bytes)
+        #expect(!dump.contains(bytes.base64EncodedString()))
+        #expect(!dump.contains(bytes.map { String(format: "%02x", $0) }.joined()))
+        #expect(!dump.contains(String(first.k0)) && !dump.contains(String(first.k1)))
     }
 }
