@@ -14,7 +14,7 @@ extension InsightsStore {
         for try await project in try await connection.query(
             "SELECT DISTINCT project_id FROM insight_samples ORDER BY project_id", logger: logger
         ).decode(String.self) { projects.append(project) }
-        var ranked = 0
+        var count = 0
         for project in projects {
             // Taken out and put back, rather than updated in place: two rows never hold one hash in between.
             let rows = try await connection.query(
@@ -22,24 +22,30 @@ extension InsightsStore {
                 DELETE FROM insight_samples WHERE project_id = \(project)
                 RETURNING context->>'appInstanceId', context::text, last_seen
                 """, logger: logger)
+            // An instance stored twice (once per hash of a release before) becomes one, with its newer context.
+            var ranked: [Int64: (context: String, seen: Date)] = [:]
+            for try await (id, context, last) in rows.decode((String?, String, Date).self) {
+                guard let id else { continue }
+                let rank = SampleHash.of(id, key: key)
+                if let kept = ranked[rank], kept.seen >= last { continue }
+                ranked[rank] = (context, last)
+            }
             var hashes: [Int64] = []
             var contexts: [String] = []
             var seen: [Date] = []
-            for try await (id, context, last) in rows.decode((String?, String, Date).self) {
-                guard let id else { continue }
-                hashes.append(SampleHash.of(id, key: key))
-                contexts.append(context)
-                seen.append(last)
+            for (rank, entry) in ranked {
+                hashes.append(rank)
+                contexts.append(entry.context)
+                seen.append(entry.seen)
             }
             try await connection.query(
                 """
                 INSERT INTO insight_samples (project_id, instance_hash, context, last_seen)
                 SELECT \(project), h, c::jsonb, t FROM unnest(\(hashes)::bigint[], \(contexts)::text[],
                     \(seen)::timestamptz[]) AS u (h, c, t)
-                ON CONFLICT (project_id, instance_hash) DO NOTHING
                 """, logger: logger)
-            ranked += hashes.count
+            count += hashes.count
         }
-        return ranked
+        return count
     }
 }

@@ -59,29 +59,35 @@ import Testing
     @Test func aSampleStoredUnderThePublicHashIsRankedAgainAtTheFirstStart() async throws {
         let url = try await TestClusterURL.make()
         let ids = (0..<30).map { "before-\($0)" }
-        // As the release before stored it.
-        let rows = ids.map { id in
-            "('shop-app', \(Int64(bitPattern: InstanceHash.of(id))), '{\"appInstanceId\": \"\(id)\", "
-                + "\"platform\": \"IOS\", \"appVersion\": \"2.1.0\"}', now())"
-        }
+        // As the release before stored it, with one instance twice (under the hash of a release before that),
+        // its older context seen a day earlier.
+        let values =
+            ids.map { id in
+                "('shop-app', \(Int64(bitPattern: InstanceHash.of(id))), '{\"appInstanceId\": \"\(id)\", "
+                    + "\"platform\": \"IOS\", \"appVersion\": \"2.1.0\"}', now())"
+            } + [
+                "('shop-app', 12345, '{\"appInstanceId\": \"before-0\", \"platform\": \"IOS\", "
+                    + "\"appVersion\": \"1.0.0\"}', now() - interval '1 day')"
+            ]
         try await SecretsAtRestTests.execute(
             url,
             [
                 "INSERT INTO projects (project_id) VALUES ('shop-app')",
                 "INSERT INTO insight_samples (project_id, instance_hash, context, last_seen) VALUES "
-                    + rows.joined(separator: ", "),
+                    + values.joined(separator: ", "),
             ])
         try await TestApp.run(url: url) { app in
             let stored = try await app.database.run { client in
-                var found: [String: Int64] = [:]
-                for try await (hash, id) in try await client.query(
-                    "SELECT instance_hash, context->>'appInstanceId' FROM insight_samples"
-                ).decode((Int64, String).self) { found[id] = hash }
+                var found: [(id: String, hash: Int64, version: String)] = []
+                for try await (hash, id, version) in try await client.query(
+                    "SELECT instance_hash, context->>'appInstanceId', context->>'appVersion' FROM insight_samples"
+                ).decode((Int64, String, String).self) { found.append((id, hash, version)) }
                 return found
             }
-            // Every instance kept, none at its public place.
-            #expect(Set(stored.keys) == Set(ids))
-            for (id, hash) in stored {
+            // Every instance kept once, with its newest context, none at its public place.
+            #expect(stored.count == 30 && Set(stored.map(\.id)) == Set(ids))
+            #expect(stored.first { $0.id == "before-0" }?.version == "2.1.0")
+            for (id, hash, _) in stored {
                 #expect(hash != Int64(bitPattern: InstanceHash.of(id)), "\(id) kept its public hash")
                 #expect(hash == SampleHash.of(id, key: app.environment.secrets.sampleKey))
             }
