@@ -37,7 +37,8 @@ public struct Rollout: Codable, Sendable, Equatable {
     public var nextStepTime: String?
     /// `MANUAL`, `EDITED` or `STEP_FAILED` while paused.
     public var pauseReason: String?
-    /// `changeRequests/<id>` carrying the plan, when the project required approval.
+    /// `changeRequests/<id>` carrying its completion once asked for under approval, else the one that carried
+    /// its plan when the project required approval.
     public var changeRequest: String?
     /// The version that halted or completed it.
     public var endVersionNumber: String?

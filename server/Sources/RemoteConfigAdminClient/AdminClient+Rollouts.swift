@@ -9,9 +9,13 @@ extension AdminClient {
         escape(id.hasPrefix("rollouts/") ? String(id.dropFirst("rollouts/".count)) : id)
     }
 
-    /// `GET …/rollouts[?state=]`, newest first.
-    public func listRollouts(project: String, state: String? = nil) async throws -> RolloutList {
-        let query = state.map { [("state", $0)] } ?? []
+    /// One page of `GET …/rollouts[?state=]`, newest first, and the next page's token.
+    public func listRollouts(project: String, state: String? = nil, pageSize: Int, pageToken: String?) async throws
+        -> RolloutList
+    {
+        var query = [("pageSize", String(pageSize))]
+        if let state { query.append(("state", state)) }
+        if let pageToken { query.append(("pageToken", pageToken)) }
         return try await call("GET", Self.rollouts(project), query: query).decode(RolloutList.self)
     }
 

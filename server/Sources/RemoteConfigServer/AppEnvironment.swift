@@ -26,6 +26,8 @@ public struct AppEnvironment: Sendable {
     let auth: Authenticator
     /// Whether the console offers signing in with a pasted key.
     public var consoleTokenSignIn = true
+    /// Where new rollouts' ids come from: at random (tests give known ones).
+    public var rolloutIDs = RolloutIDs.random
     /// What follows every publish on this server (metrics, this server's cache), whoever published.
     let publishing: Publishing
     /// The compiled published templates the fetch path serves.
@@ -63,6 +65,8 @@ public struct AppEnvironment: Sendable {
     let stream: StreamEndpoint
     /// Threads for CPU-heavy work; a service of the application built around this environment.
     let heavyWork: HeavyWork
+    /// Where impact estimates run, apart from `heavyWork`; a service of the application too.
+    let impactWork = ImpactWork()
     /// What client answers this server counted and has not written yet.
     let insightsRecorder: InsightsRecorder
     /// Insights in the database.

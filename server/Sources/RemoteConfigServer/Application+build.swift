@@ -52,9 +52,9 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ImpactController(
         samples: environment.insightSamples, published: environment.published, templates: environment.templates,
         drafts: environment.drafts, changeRequests: environment.changeRequests,
-        project: { request, context in try await access.project(request, context, .viewer).0 },
+        project: { request, context in try await access.project(request, context, .viewer) },
         prepare: { try await TemplateHTTP.prepare($0, on: environment.heavyWork) },
-        heavyWork: { size, work in try await environment.heavyWork.run(size: size, work) },
+        work: environment.impactWork,
         activeInstances: environment.activeInstances, sampleSize: environment.insightsRecorder.sampleSize,
         logger: Logger(label: "remote-config.impact")
     ).addRoutes(to: routes)
@@ -82,7 +82,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         webhooks: environment.webhooks, access: access,
         allowPrivate: environment.webhookSettings.allowPrivate
     ).addRoutes(to: routes)
-    let rollouts = RolloutStore(database: environment.database)
+    let rollouts = RolloutStore(database: environment.database, ids: environment.rolloutIDs)
     RolloutsController(rollouts: rollouts, templates: environment.templates, access: access, publishing: publishing)
         .addRoutes(to: routes)
     RolloutHaltHook(rollouts: rollouts, publishing: publishing).addRoutes(to: routes)
@@ -147,7 +147,9 @@ public func buildApplication(
     )
     // The access log first, so that it stops last and writes the lines of every request answered before the
     // stop; then heavy work: services stop in reverse order, and every later one may still hand it work.
-    app.addServices(environment.accessLog, environment.heavyWork, database, StreamHubService(hub: environment.streams))
+    app.addServices(
+        environment.accessLog, environment.heavyWork, environment.impactWork, database,
+        StreamHubService(hub: environment.streams))
     let wakeup = ChangeRequestScheduler.Wakeup()
     app.addServices(
         EventListener(

@@ -72,7 +72,7 @@ extension ChangeRequestStore {
             break
         }
         let latest = lock.latestVersion
-        // A rollout's plan is what was approved: its first step goes over whatever is published now.
+        // A rollout's plan or completion is what was approved: it goes over whatever is published now.
         let rollout = try await RolloutStore.carried(
             by: id, project: request.project, latest: latest, on: connection, logger: logger)
         if !force, rollout == nil, request.baseVersion != latest {
@@ -89,11 +89,18 @@ extension ChangeRequestStore {
             PublishRequest(
                 templateJSON: json, expectedVersion: nil, updateType: updateType, updateUser: actor.updateUser,
                 updateOrigin: "CHANGE_REQUEST", description: request.description,
-                rollbackSource: request.rollbackSource, changeRequest: id),
+                rollbackSource: request.rollbackSource, changeRequest: id, rollout: rollout?.rollout.id),
             actor: actor, on: connection, logger: logger)
         if let rollout {
-            try await RolloutStore.recordStep(
-                rollout.rollout, step: 0, version: version, actor: actor, on: connection, logger: logger)
+            switch rollout.change {
+            case .start:
+                try await RolloutStore.recordStep(
+                    rollout.rollout, step: 0, version: version, actor: actor, on: connection, logger: logger)
+            case .completion:
+                try await RolloutStore.end(
+                    rollout.rollout, as: .completed, version: version.versionNumber, actor: actor, keeping: id,
+                    on: connection, logger: logger)
+            }
         }
         try await connection.query(
             """

@@ -13,7 +13,8 @@ public struct ChangeRequestStore: Sendable {
     }
 
     /// Opens a change request for `project` and returns it. `proposal.templateJSON` must be validated by the
-    /// caller as a publish validates it. Its state follows from the project's settings: `SCHEDULED` at once
+    /// caller as a publish validates it; the rule on rollouts' conditions is checked here, as a publish checks
+    /// it (`TemplateStoreError.invalid`), and the template is stored as a publish would store it. Its state follows from the project's settings: `SCHEDULED` at once
     /// when it has a `publishTime` and the project requires no approval, else `OPEN`. Audited as
     /// `changeRequest.create`. `StoreError.notFound` for no such project.
     public func create(_ project: String, _ proposal: ChangeRequestProposal, actor: AuditActor) async throws
@@ -23,12 +24,16 @@ public struct ChangeRequestStore: Sendable {
             let logger = database.logger
             let lock = try await TemplateStore.lockProjectState(project, on: connection, logger: logger)
             let base = proposal.baseVersion ?? lock.latestVersion
+            // Reviewers approve what would be published: held to the same rule on rollouts' conditions.
+            let json = try await RolloutStore.guarded(
+                proposal.templateJSON, project: project, latest: lock.latestVersion, publishing: nil,
+                on: connection, logger: logger)
             let rows = try await connection.query(
                 """
                 INSERT INTO change_requests (project_id, description, author_key, author_name, base_version,
                     template, rollback_source, publish_time, auto_approved, author_user, author_email)
                 VALUES (\(project), \(proposal.description), \(actor.keyId), \(actor.displayName), \(base),
-                    \(proposal.templateJSON)::json, \(proposal.rollbackSource), \(proposal.publishTime),
+                    \(json)::json, \(proposal.rollbackSource), \(proposal.publishTime),
                     \(proposal.autoApproved), \(actor.userId), \(actor.email))
                 RETURNING request_id
                 """, logger: logger)

@@ -23,12 +23,16 @@ public struct DraftStore: Sendable {
     public static let noDraft: Int64 = 0
 
     /// Replaces the draft; `expectedRevision` nil forces, `noDraft` saves only while there is none. Creates it
-    /// when absent (its base is then `baseVersion`).
+    /// when absent (its base is then `baseVersion`). Kept as a publish would keep it (`TemplateStore.check`).
     public func save(
         _ project: String, templateJSON: String, expectedRevision: Int64?, baseVersion: Int64, actor: AuditActor
     ) async throws -> StoredDraft {
         try await database.transaction { connection in
-            _ = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
+            let latest = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
+            // A draft is what would be published: held to the same rule on rollouts' conditions.
+            let json = try await RolloutStore.guarded(
+                templateJSON, project: project, latest: latest, publishing: nil, on: connection,
+                logger: database.logger)
             let current = try await Self.decode(
                 try await connection.query(
                     "SELECT \(unescaped: Self.columns) FROM drafts WHERE project_id = \(project)",
@@ -40,7 +44,7 @@ public struct DraftStore: Sendable {
             let rows = try await connection.query(
                 """
                 INSERT INTO drafts (project_id, template, base_version, updated_by)
-                VALUES (\(project), \(templateJSON)::json, \(current?.baseVersion ?? baseVersion), \(actor.displayName))
+                VALUES (\(project), \(json)::json, \(current?.baseVersion ?? baseVersion), \(actor.displayName))
                 ON CONFLICT (project_id) DO UPDATE SET template = EXCLUDED.template,
                     revision = nextval('draft_revisions'), updated_at = now(), updated_by = EXCLUDED.updated_by
                 RETURNING \(unescaped: Self.columns)

@@ -13,8 +13,9 @@ public struct PublishRequest: Sendable {
     /// The change request this publish carries out: only such a publish passes a project that requires
     /// approval.
     public var changeRequest: Int64?
-    /// The rollout this publish is a step, halt or completion of: its plan was approved (or needed no approval),
-    /// so it passes a project that requires approval, and it does not pause itself as an edit would.
+    /// The rollout this publish is a step, start, halt or completion of: its plan was approved (or needed no
+    /// approval), so it passes a project that requires approval, it does not pause itself as an edit would, and
+    /// it may carry the rollout's condition whatever the rollout's state.
     public var rollout: Int64?
 
     public init(

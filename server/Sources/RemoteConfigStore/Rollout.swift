@@ -67,6 +67,9 @@ public struct Rollout: Sendable, Equatable {
     public let author: AuditActor
     /// The change request that carries the plan, when the project required approval.
     public let changeRequest: Int64?
+    /// The change request that carries its completion, when the project required approval for it; cleared
+    /// when that request is rejected or cancelled.
+    public let completionRequest: Int64?
     /// The version that halted or completed it.
     public let endVersion: Int64?
     public let endTime: Date?

@@ -9,8 +9,11 @@ public enum RolloutError: Error, Equatable {
     case parameterNotFound(String)
     /// Another rollout of the parameter is still live.
     case parameterBusy(parameter: String, rollout: Int64)
-    /// The template the action would publish breaks a rule or a limit.
+    /// The template the action would publish breaks a rule or a limit; for a new rollout, told as problems
+    /// of its own inputs (`value`, `audience`) where they are theirs.
     case invalidTemplate([ValidationIssue])
+    /// The published template already uses the condition name a new rollout would get.
+    case conditionExists(String)
     /// The halt token does not open this rollout.
     case badHaltToken
 }

@@ -31,7 +31,7 @@ extension RolloutStore {
         ARRAY(SELECT s.percent FROM rollout_steps s WHERE s.rollout_id = r.rollout_id ORDER BY s.step), \
         ARRAY(SELECT s.version_number FROM rollout_steps s WHERE s.rollout_id = r.rollout_id ORDER BY s.step), \
         ARRAY(SELECT s.published_at FROM rollout_steps s WHERE s.rollout_id = r.rollout_id ORDER BY s.step), \
-        r.author_user, r.author_email
+        r.author_user, r.author_email, r.completion_request
         """
 
     /// Decodes rollouts with their published steps. The steps come in the same statement as the row (`columns`),
@@ -40,7 +40,7 @@ extension RolloutStore {
     static func decode(_ rows: PostgresRowSequence) async throws -> [Rollout] {
         typealias Row = (
             Int64, String, String, String, String?, String, String, String, Int32, Date?, String?, String?, String,
-            Int64?, Int64?, Date?, Date, Date, [Int32], [Double], [Int64], [Date], String?, String?
+            Int64?, Int64?, Date?, Date, Date, [Int32], [Double], [Int64], [Date], String?, String?, Int64?
         )
         var read: [Row] = []
         for try await row in rows.decode(Row.self) { read.append(row) }
@@ -52,7 +52,7 @@ extension RolloutStore {
                 state: Rollout.State(rawValue: row.7) ?? .paused, currentStep: Int(row.8), nextStepTime: row.9,
                 pauseReason: row.10.flatMap(Rollout.PauseReason.init(rawValue:)),
                 author: AuditActor(keyId: row.11, displayName: row.12, userId: row.22, email: row.23),
-                changeRequest: row.13, endVersion: row.14,
+                changeRequest: row.13, completionRequest: row.24, endVersion: row.14,
                 endTime: row.15, createTime: row.16, updateTime: row.17,
                 history: row.18.indices.map { index in
                     Rollout.PublishedStep(

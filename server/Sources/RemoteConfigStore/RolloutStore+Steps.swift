@@ -146,19 +146,18 @@ extension RolloutStore {
             """, logger: logger)
     }
 
-    /// Halts `rollout` inside the caller's transaction holding `lock`; nil when nothing was published (it was
-    /// halted already, or its condition and value were gone).
+    /// Halts `rollout` inside the caller's transaction holding `lock`; nil when nothing was published (its
+    /// condition and values were gone, or it was halted already and they still are).
     static func halt(
         _ rollout: Rollout, lock: TemplateStore.ProjectLock, actor: AuditActor, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> StoredVersion? {
         switch rollout.state {
         case .halted:
-            return nil
+            return try await haltAgain(rollout, lock: lock, actor: actor, on: connection, logger: logger)
         case .completed:
             throw RolloutError.wrongState(id: rollout.id, state: rollout.state, action: "halt")
         case .proposed:
-            try await withdrawProposal(rollout, actor: actor, on: connection, logger: logger)
             try await end(rollout, as: .halted, version: nil, actor: actor, on: connection, logger: logger)
             return nil
         case .running, .paused:
@@ -177,9 +176,37 @@ extension RolloutStore {
         }
     }
 
-    /// Ends `rollout` as halted or completed by `version`; audited, and sent to webhooks.
+    /// Publishes the template without a halted rollout's condition when the published template has it again
+    /// (only a server from before every publish dropped ended rollouts' conditions let that happen), so a halt
+    /// always halts; nil, publishing nothing, when it is gone.
+    static func haltAgain(
+        _ rollout: Rollout, lock: TemplateStore.ProjectLock, actor: AuditActor, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> StoredVersion? {
+        let latest = try await latestTemplate(rollout.project, lock.latestVersion, on: connection, logger: logger)
+        let without = rollout.template.removing(from: latest)
+        guard without != latest else { return nil }
+        let version = try await publish(
+            rollout, templateJSON: try prepared(without), description: "\(Rollout.name(rollout.id)): halted again",
+            actor: actor, on: connection, logger: logger)
+        try await connection.query(
+            """
+            UPDATE rollouts SET end_version = \(version.versionNumber), updated_at = now()
+            WHERE rollout_id = \(rollout.id)
+            """, logger: logger)
+        try await AuditLog.append(
+            on: connection, project: rollout.project, actor: actor, action: "rollout.halt",
+            detail: [
+                "rollout": Rollout.name(rollout.id), "parameter": rollout.parameter,
+                "versionNumber": String(version.versionNumber), "again": "true",
+            ], logger: logger)
+        return version
+    }
+
+    /// Ends `rollout` as halted or completed by `version`, and cancels the change requests still open for it
+    /// (its plan, its completion) but `keeping`, the one whose publish ends it; audited, and sent to webhooks.
     static func end(
-        _ rollout: Rollout, as state: Rollout.State, version: Int64?, actor: AuditActor,
+        _ rollout: Rollout, as state: Rollout.State, version: Int64?, actor: AuditActor, keeping: Int64? = nil,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
         let endVersion = version.flatMap { $0 > 0 ? $0 : nil }
@@ -189,6 +216,7 @@ extension RolloutStore {
                 next_step_at = NULL, pause_reason = NULL, hold_remaining = NULL, updated_at = now()
             WHERE rollout_id = \(rollout.id)
             """, logger: logger)
+        try await withdrawRequests(rollout, as: state, keeping: keeping, actor: actor, on: connection, logger: logger)
         let verb = state == .halted ? "halted" : "completed"
         var detail = ["rollout": Rollout.name(rollout.id), "parameter": rollout.parameter]
         if let endVersion { detail["versionNumber"] = String(endVersion) }

@@ -8,14 +8,18 @@ import RemoteConfigCore
 /// never over a halt.
 public struct RolloutStore: Sendable {
     let database: Database
+    /// Where new rollouts' ids (and so their condition names) come from.
+    let ids: RolloutIDs
 
-    public init(database: Database) {
+    public init(database: Database, ids: RolloutIDs = .random) {
         self.database = database
+        self.ids = ids
     }
 
     /// Creates a rollout of `plan` and starts it: publishes its first step through the one publish path
     /// (`updateOrigin: ROLLOUT`), or, while the project requires approval, opens a change request carrying it
-    /// (`PROPOSED`). Audited as `rollout.create`; `rollout.started` goes to webhooks when it starts.
+    /// (`PROPOSED`). Audited as `rollout.create`; `rollout.started` goes to webhooks when it starts. Everything
+    /// that can refuse it is checked before anything is stored.
     public func create(_ project: String, _ plan: RolloutPlan, actor: AuditActor) async throws -> CreatedRollout {
         let token = HaltToken.generate()
         return try await database.transaction { connection in
@@ -30,22 +34,22 @@ public struct RolloutStore: Sendable {
             for try await other in busy.decode(Int64.self) {
                 throw RolloutError.parameterBusy(parameter: plan.parameter, rollout: other)
             }
+            let published = try await Self.latestTemplate(project, lock.latestVersion, on: connection, logger: logger)
+            let id = try await freeID(on: connection, logger: logger)
+            let name = RolloutTemplate.conditionName(id: id)
+            // Only someone who guessed the id could have put it there; the rollout would adopt it and its values.
+            if RolloutConditions.names(in: published).contains(name) { throw RolloutError.conditionExists(name) }
+            let start = try Self.firstStep(plan, conditionName: name, over: published)
             let steps = String(decoding: try JSONEncoder().encode(plan.steps), as: UTF8.self)
-            let rows = try await connection.query(
+            try await connection.query(
                 """
-                INSERT INTO rollouts (project_id, parameter, value, audience, steps, description, state,
+                INSERT INTO rollouts (rollout_id, project_id, parameter, value, audience, steps, description, state,
                     halt_token_hash, author_key, author_name, author_user, author_email)
-                VALUES (\(project), \(plan.parameter), \(plan.value), \(plan.audience), \(steps)::json,
+                VALUES (\(id), \(project), \(plan.parameter), \(plan.value), \(plan.audience), \(steps)::json,
                     \(plan.description), 'PROPOSED', \(KeySecret.hash(token)), \(actor.keyId), \(actor.displayName),
                     \(actor.userId), \(actor.email))
-                RETURNING rollout_id
                 """, logger: logger)
-            var created: Int64?
-            for try await id in rows.decode(Int64.self) { created = id }
-            guard let id = created else { throw StoreError.notFound("rollout") }
             let proposed = try await Self.read(project, id, on: connection, logger: logger)
-            let start = try await Self.template(
-                of: proposed, at: 0, latest: lock.latestVersion, project: project, on: connection, logger: logger)
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "rollout.create",
                 detail: [
@@ -77,8 +81,11 @@ public struct RolloutStore: Sendable {
         }
     }
 
-    /// Rollouts of `project`, newest first, in `state` when given.
-    public func list(_ project: String, state: Rollout.State?, limit: Int = 1000) async throws -> [Rollout] {
+    /// At most `limit` rollouts of `project`, newest first (ids are random: by creation time, then id), in
+    /// `state` when given, and after rollout `before` when given (the page token: the last of the page before).
+    public func list(_ project: String, state: Rollout.State?, before: Int64? = nil, limit: Int) async throws
+        -> [Rollout]
+    {
         try await database.run { client in
             try await client.withConnection { connection in
                 let rows = try await connection.query(
@@ -86,7 +93,10 @@ public struct RolloutStore: Sendable {
                     SELECT \(unescaped: Self.columns) FROM rollouts r
                     WHERE r.project_id = \(project)
                       AND (\(state?.rawValue)::text IS NULL OR r.state = \(state?.rawValue))
-                    ORDER BY r.rollout_id DESC LIMIT \(limit)
+                      AND (\(before)::bigint IS NULL OR (r.created_at, r.rollout_id) < (
+                          SELECT b.created_at, b.rollout_id FROM rollouts b
+                          WHERE b.project_id = \(project) AND b.rollout_id = \(before)))
+                    ORDER BY r.created_at DESC, r.rollout_id DESC LIMIT \(limit)
                     """, logger: database.logger)
                 return try await Self.decode(rows)
             }
@@ -170,7 +180,10 @@ public struct RolloutStore: Sendable {
         return try await halt(project, id, actor: actor)
     }
 
-    /// Completes it: publishes the value as the parameter's default and removes the rollout's condition.
+    /// Completes it: publishes the value as the parameter's default and removes the rollout's condition. While
+    /// the project requires approval, completing is a change like any other: it opens a change request that
+    /// carries the completion (the rollout completes when that is published) and publishes nothing; asking again
+    /// while that request is open opens no other.
     public func complete(_ project: String, _ id: Int64, actor: AuditActor) async throws -> RolloutChange {
         try await act(project, id, action: "complete") { rollout, lock, connection, logger in
             guard rollout.state == .running || rollout.state == .paused else {
@@ -180,8 +193,17 @@ public struct RolloutStore: Sendable {
             guard let done = rollout.template.completing(latest) else {
                 throw RolloutError.parameterNotFound(rollout.parameter)
             }
+            let json = try Self.prepared(done)
+            if lock.requireApproval {
+                if rollout.completionRequest == nil {
+                    try await Self.proposeCompletion(
+                        rollout, templateJSON: json, base: lock.latestVersion, actor: actor, on: connection,
+                        logger: logger)
+                }
+                return nil
+            }
             let version = try await Self.publish(
-                rollout, templateJSON: try Self.prepared(done), description: "\(Rollout.name(id)): completed",
+                rollout, templateJSON: json, description: "\(Rollout.name(id)): completed",
                 actor: actor, on: connection, logger: logger)
             try await Self.end(
                 rollout, as: .completed, version: version.versionNumber, actor: actor, on: connection, logger: logger)

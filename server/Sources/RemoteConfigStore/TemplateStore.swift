@@ -61,7 +61,25 @@ public struct TemplateStore: Sendable {
         }
     }
 
-    /// Publishes the next version in one transaction: lock the project, compare, insert, audit, notify.
+    /// The template a publish of `templateJSON` would store now (what `validateOnly` answers): the same as the
+    /// text given, or without the conditions of halted and completed rollouts; `TemplateStoreError.invalid`
+    /// for what a publish would refuse.
+    public func check(_ project: String, templateJSON: String) async throws -> String {
+        try await database.run { client in
+            try await client.withConnection { connection in
+                let rows = try await connection.query(
+                    "SELECT latest_version FROM projects WHERE project_id = \(project)", logger: database.logger)
+                var latest: Int64 = 0
+                for try await number in rows.decode(Int64.self) { latest = number }
+                return try await RolloutStore.guarded(
+                    templateJSON, project: project, latest: latest, publishing: nil, on: connection,
+                    logger: database.logger)
+            }
+        }
+    }
+
+    /// Publishes the next version in one transaction: lock the project, compare, insert, audit, notify. The
+    /// stored template may differ from the one sent (see `check`): callers answer and serve what was stored.
     public func publish(_ project: String, _ request: PublishRequest, actor: AuditActor) async throws -> StoredVersion {
         try await database.transaction { connection in
             try await Self.publish(project, request, actor: actor, on: connection, logger: database.logger)
@@ -82,11 +100,16 @@ public struct TemplateStore: Sendable {
             throw TemplateStoreError.stale(current: latest)
         }
         let next = latest + 1
+        // Whatever path publishes (a change request, a rollback, a store sync): a halted or completed rollout's
+        // condition is dropped here, and a `rollout_…` condition or value no live rollout owns is refused.
+        let json = try await RolloutStore.guarded(
+            request.templateJSON, project: project, latest: latest, publishing: request.rollout, on: connection,
+            logger: logger)
         let rows = try await connection.query(
             """
             INSERT INTO template_versions AS v (project_id, version_number, template, update_user, update_origin,
                 update_type, description, rollback_source)
-            VALUES (\(project), \(next), \(request.templateJSON)::json, \(request.updateUser), \(request.updateOrigin),
+            VALUES (\(project), \(next), \(json)::json, \(request.updateUser), \(request.updateOrigin),
                 \(request.updateType), \(request.description), \(request.rollbackSource))
             RETURNING \(unescaped: columns)
             """, logger: logger)

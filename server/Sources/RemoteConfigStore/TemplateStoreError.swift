@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigCore
 
 /// Why a conditional write was refused.
 public enum TemplateStoreError: Error, Equatable {
@@ -10,4 +11,7 @@ public enum TemplateStoreError: Error, Equatable {
     case baseChanged(base: Int64, latest: Int64)
     /// The project requires every publish to go through an approved change request.
     case approvalRequired(project: String)
+    /// The template breaks a rule that needs the project's state to check (a `rollout_…` condition that no
+    /// live rollout owns): every problem, each naming its field of the template.
+    case invalid([ValidationIssue])
 }

@@ -64,15 +64,34 @@ struct Rollouts: AsyncParsableCommand {
         @Option(help: "Only rollouts in this state: PROPOSED, RUNNING, PAUSED, HALTED or COMPLETED.")
         var state: String?
 
+        @Option(help: "Show at most this many rollouts (default: all).")
+        var limit: Int?
+
+        /// Rollouts per call: the server's maximum.
+        static let pageSize = 300
+
+        func validate() throws {
+            if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+        }
+
         func run() async throws {
             try await runAdmin {
-                let answer = try await connection.client().listRollouts(
-                    project: project.project, state: state?.uppercased())
+                let client = try connection.client()
+                var rollouts: [Rollout] = []
+                var token: String?
+                repeat {
+                    let want = min(Self.pageSize, (limit ?? Int.max) - rollouts.count)
+                    let page = try await client.listRollouts(
+                        project: project.project, state: state?.uppercased(), pageSize: want, pageToken: token)
+                    rollouts += page.rollouts
+                    token = page.nextPageToken
+                } while token != nil && rollouts.count < (limit ?? Int.max)
                 if connection.json {
-                    return Output.raw(try SortedJSON.text(answer))
+                    return Output.raw(try SortedJSON.text(RolloutList(rollouts: rollouts, nextPageToken: token)))
                 }
-                if answer.rollouts.isEmpty { return Output.line("No rollouts in \(project.project).") }
-                Rollouts.table(answer.rollouts).print()
+                if rollouts.isEmpty { return Output.line("No rollouts in \(project.project).") }
+                Rollouts.table(rollouts).print()
+                if token != nil { Output.note("(more rollouts follow; raise --limit to see them)") }
             }
         }
     }
@@ -156,7 +175,9 @@ struct Rollouts: AsyncParsableCommand {
 
     struct Complete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Publish the value as the parameter's default for everyone and remove the rollout.")
+            abstract:
+                "Publish the value as the parameter's default for everyone and remove the rollout (while the project requires approval: open a change request that does)."
+        )
         @OptionGroup var action: RolloutAction
         func run() async throws { try await action.run("complete") }
     }

@@ -26,15 +26,7 @@ import Testing
     @Test func heavyFetchesOfClientsThatHungUpAreSkipped() async throws {
         try await TestApp.live { app in
             try await app.createProject("heavy-app")
-            let atom = "app.customSignal['x'].matches(['(a+)+$', '(a|aa)*b'])"
-            let expression = Array(repeating: atom, count: 10).joined(separator: " || ")
-            let conditions: [JSONValue] = (0..<40).map { ["name": "c\($0)", "expression": .string(expression)] }
-            let values = JSONObject((0..<40).map { .init(key: "c\($0)", value: ["value": "v"]) })
-            let template: JSONValue = [
-                "conditions": .array(conditions),
-                "parameters": ["banner": ["defaultValue": ["value": "none"], "conditionalValues": .object(values)]],
-            ]
-            #expect(try await app.publish("heavy-app", template).status == 200)
+            #expect(try await app.publish("heavy-app", SlowTemplate.template).status == 200)
             let key = try await app.createKey(role: "client", project: "heavy-app")
             let body = #"{"appInstanceId":"i","customSignals":{"x":"aaaa!"}}"#
             let request =

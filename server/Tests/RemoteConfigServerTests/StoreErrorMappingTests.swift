@@ -43,13 +43,15 @@ import Testing
             [
                 TemplateStoreError.stale(current: 3), .staleDraft(current: 2), .baseChanged(base: 1, latest: 2),
                 .approvalRequired(project: "shop-app"),
-            ], cases: 4
+                .invalid([ValidationIssue(field: "conditions", reason: "RESERVED_NAME", message: "reserved")]),
+            ], cases: 5
         ) {
             switch $0 {
             case .stale: 0
             case .staleDraft: 1
             case .baseChanged: 2
             case .approvalRequired: 3
+            case .invalid: 4
             }
         }
     }
@@ -80,15 +82,17 @@ import Testing
         Self.check(
             [
                 RolloutError.wrongState(id: 1, state: .halted, action: "resume"), .parameterNotFound("new_checkout"),
-                .parameterBusy(parameter: "new_checkout", rollout: 2), .invalidTemplate([issue]), .badHaltToken,
-            ], cases: 5
+                .parameterBusy(parameter: "new_checkout", rollout: 2), .invalidTemplate([issue]),
+                .conditionExists("rollout_7"), .badHaltToken,
+            ], cases: 6
         ) {
             switch $0 {
             case .wrongState: 0
             case .parameterNotFound: 1
             case .parameterBusy: 2
             case .invalidTemplate: 3
-            case .badHaltToken: 4
+            case .conditionExists: 4
+            case .badHaltToken: 5
             }
         }
         let invalid = APIError(mapping: RolloutError.invalidTemplate([issue]))

@@ -29,9 +29,19 @@ public struct ImpactEstimator: Sendable {
 
     /// The report for `sample` (instances seen since `since`), scaled to `activeInstances` (at least the sample).
     public func estimate(sample: [FetchContext], since: String, activeInstances: Int) -> ImpactReport {
+        // Never stopped: the unstoppable form of `estimate(sample:since:activeInstances:stop:)`.
+        estimate(sample: sample, since: since, activeInstances: activeInstances, stop: { false })!
+    }
+
+    /// The estimate, or nil as soon as `stop` says so (asked every 64 contexts): an estimate nobody waits for
+    /// any more (its caller hung up) stops instead of running to the end.
+    public func estimate(
+        sample: [FetchContext], since: String, activeInstances: Int, stop: () -> Bool
+    ) -> ImpactReport? {
         let keys = parameterKeys()
         var tally = Tally()
-        for context in sample {
+        for (index, context) in sample.enumerated() {
+            if index % 64 == 0, stop() { return nil }
             let before = published?.resolve(context).values ?? [:]
             let after = candidate.resolve(context).values
             let group = Group(platform: context.platform?.rawValue ?? "UNKNOWN", version: context.appVersion)

@@ -16,11 +16,14 @@ public struct ProjectID: Sendable, Hashable, CustomStringConvertible {
     public static let rule =
         "a project id starts with a lowercase letter and has 3 to 63 lowercase letters, digits or dashes"
 
-    /// Whether `bytes` (UTF-8) is a valid id; read in place by the fronts, so it allocates nothing.
+    /// Whether `bytes` (UTF-8) is a valid id; read in place by the fronts on every client call, so it
+    /// allocates nothing, and is inlinable so that the fronts' module specializes it for their byte slices
+    /// (a generic call across modules would go through witness tables for every byte).
+    @inlinable
     public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
-        guard (3...63).contains(bytes.count), let first = bytes.first, isLower(first) else { return false }
-        return bytes.allSatisfy { isLower($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+        guard (3...63).contains(bytes.count), let first = bytes.first, first >= 0x61, first <= 0x7A else {
+            return false
+        }
+        return bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
     }
-
-    private static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
 }

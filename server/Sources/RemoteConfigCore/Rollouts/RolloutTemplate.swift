@@ -43,12 +43,32 @@ public struct RolloutTemplate: Sendable, Hashable {
         return changed ? result : nil
     }
 
-    /// `template` without the rollout: its condition and the parameter's conditional value for it removed, so
-    /// every app gets what it had before the rollout.
+    /// `template` without the rollout: its condition removed, and every value for it (the parameter's, and any
+    /// other parameter's that a template from before names were reserved may have), so every app gets what it
+    /// had before the rollout and the template stays valid.
     public func removing(from template: RemoteConfigTemplate) -> RemoteConfigTemplate {
+        Self.removing([conditionName], from: template)
+    }
+
+    /// `template` without the conditions `names`, and without every parameter's values for them.
+    public static func removing(_ names: Set<String>, from template: RemoteConfigTemplate) -> RemoteConfigTemplate {
         var result = template
-        result.conditions.removeAll { $0.name == conditionName }
-        _ = Self.edit(parameter, in: &result) { $0.conditionalValues[conditionName] = nil }
+        result.conditions.removeAll { names.contains($0.name) }
+        func strip(_ parameters: inout OrderedStringMap<Parameter>) {
+            for (key, parameter) in parameters
+            where parameter.conditionalValues.keys.contains(where: names.contains) {
+                var kept = parameter
+                for name in names { kept.conditionalValues[name] = nil }
+                parameters[key] = kept
+            }
+        }
+        strip(&result.parameters)
+        for (name, group) in result.parameterGroups
+        where group.parameters.contains(where: { $0.1.conditionalValues.keys.contains(where: names.contains) }) {
+            var copy = group
+            strip(&copy.parameters)
+            result.parameterGroups[name] = copy
+        }
         return result
     }
 

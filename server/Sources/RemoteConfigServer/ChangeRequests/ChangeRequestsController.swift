@@ -56,7 +56,17 @@ struct ChangeRequestsController {
             proposal.templateJSON = prepared.storedJSON
             proposal.baseVersion = draft.baseVersion
         }
-        let created = try await changeRequests.create(project, proposal, actor: key.auditActor)
+        let created: RemoteConfigStore.ChangeRequest
+        do {
+            created = try await changeRequests.create(project, proposal, actor: key.auditActor)
+        } catch TemplateStoreError.invalid(let issues) where body.template != nil {
+            // Named as the body's fields, as every other problem of a proposed template is.
+            throw TemplateHTTP.apiError(
+                .invalid(
+                    issues.map {
+                        ValidationIssue(field: "template." + $0.field, reason: $0.reason, message: $0.message)
+                    }))
+        }
         return try JSONResponse.make(try ChangeRequestJSON.body(created), status: .created)
     }
 

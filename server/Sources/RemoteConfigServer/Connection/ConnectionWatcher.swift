@@ -1,4 +1,5 @@
 import HTTPTypes
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTPTypes
 
@@ -12,6 +13,9 @@ final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
 
     let deadlines: ConnectionDeadlines
     var onInputClosed: () -> Void
+    /// Whether the client closed its side, for work that outlives the event loop's view of the request (an
+    /// impact estimate on its own thread asks it now and then).
+    let clientLeft = NIOLockedValueBox(false)
 
     init(deadlines: ConnectionDeadlines, onInputClosed: @escaping () -> Void = {}) {
         self.deadlines = deadlines
@@ -52,8 +56,19 @@ final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler {
         try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: streamWaterMark)
     }
 
+    /// The flag that says whether `channel`'s client has closed its side; nil on a channel that is not one of
+    /// this server's connections (in-process tests).
+    static func clientLeft(_ channel: any Channel) async -> NIOLockedValueBox<Bool>? {
+        try? await channel.eventLoop.submit {
+            try? channel.pipeline.syncOperations.handler(type: ConnectionWatcher.self).clientLeft
+        }.get()
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, event == .inputClosed { onInputClosed() }
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            clientLeft.withLockedValue { $0 = true }
+            onInputClosed()
+        }
         context.fireUserInboundEventTriggered(event)
     }
 

@@ -106,7 +106,13 @@ struct OutboundHTTPClient: Sendable {
         if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         do {
-            let answer = try await answer.futureResult.get()
+            // A caller that goes away (a stopping server) ends the exchange at once rather than at its deadline:
+            // a receiver that never answers must not hold a shutdown for the attempt's whole timeout.
+            let answer = try await withTaskCancellationHandler {
+                try await answer.futureResult.get()
+            } onCancel: {
+                answer.fail(Failure(description: "cancelled: the server is stopping"))
+            }
             channel.close(promise: nil)
             return answer
         } catch {

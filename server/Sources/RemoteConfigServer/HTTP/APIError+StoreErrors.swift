@@ -37,6 +37,8 @@ extension APIError {
                 .forbidden,
                 "project \(project) requires approval: publish through an approved change request (POST …/remoteConfig/changeRequests)",
                 details: [ErrorDetail(field: "requireApproval", reason: "APPROVAL_REQUIRED")])
+        case .invalid(let issues):
+            self = TemplateHTTP.apiError(.invalid(issues))
         }
     }
 
@@ -92,6 +94,11 @@ extension APIError {
                 details: [ErrorDetail(field: "parameter", reason: "ROLLOUT_IN_PROGRESS")])
         case .invalidTemplate(let issues):
             self = TemplateHTTP.apiError(.invalid(issues))
+        case .conditionExists(let name):
+            self = .alreadyExists(
+                "the published template already uses the condition \(name), which this rollout would own; remove it, and every value for it, first"
+            )
+            details = [ErrorDetail(field: "conditionName", reason: "CONDITION_EXISTS")]
         case .badHaltToken:
             self = .unauthenticated("this halt token does not open this rollout")
         }

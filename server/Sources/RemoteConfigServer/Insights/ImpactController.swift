@@ -20,12 +20,12 @@ struct ImpactController {
     let templates: TemplateStore
     let drafts: DraftStore
     let changeRequests: ChangeRequestStore
-    /// The project the path names, once the key may read it (404 for an unknown one).
-    let project: @Sendable (Request, AppRequestContext) async throws -> String
+    /// The project the path names and the caller, once the caller may read it (404 for an unknown one).
+    let project: @Sendable (Request, AppRequestContext) async throws -> (String, Caller)
     /// Validates and compiles a template body exactly as a publish does (its 400 when invalid).
     let prepare: @Sendable (ByteBuffer) async throws -> PreparedTemplate
-    /// Runs CPU-heavy work (`size`: a measure of its input) away from the threads serving other requests.
-    let heavyWork: @Sendable (_ size: Int, _ work: @escaping @Sendable () -> ImpactReport) async throws -> ImpactReport
+    /// Where estimates run: away from fetches and publishes, bounded per caller, stopped when abandoned.
+    let work: ImpactWork
     /// The active-instance estimate; nil counts the sampled instances instead.
     let activeInstances: ActiveInstanceCount?
     /// The most sampled instances an estimate reads.
@@ -40,7 +40,15 @@ struct ImpactController {
     }
 
     @Sendable func impact(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let project = try await self.project(request, context)
+        let (project, caller) = try await self.project(request, context)
+        return try await work.admitted(caller: caller.identity) {
+            try await estimate(project, request, context)
+        }
+    }
+
+    private func estimate(_ project: String, _ request: Request, _ context: AppRequestContext) async throws
+        -> Response
+    {
         let body = try await ImpactBody.read(request, context: context)
         let candidate = try await self.candidate(project, body.candidate)
         let current = try await publishedTemplate(project)
@@ -58,9 +66,11 @@ struct ImpactController {
         let estimator = ImpactEstimator(
             published: current, candidate: candidate, forceUpdateParameter: body.forceUpdateParameter)
         let sinceText = JSONResponse.timestamp(since)
-        let cost = contexts.count * max(candidate.evaluationCost + (current?.evaluationCost ?? 0), 1)
-        let report = try await heavyWork(cost) {
-            estimator.estimate(sample: contexts, since: sinceText, activeInstances: active)
+        // A routed request's task is not cancelled when its client hangs up; the connection's watcher sees it.
+        let left = await ConnectionWatcher.clientLeft(context.channel)
+        let callerGone: @Sendable () -> Bool = { left?.withLockedValue { $0 } ?? false }
+        let report = try await work.estimate(callerGone: callerGone) { stop in
+            estimator.estimate(sample: contexts, since: sinceText, activeInstances: active, stop: stop)
         }
         return try Self.response(report)
     }

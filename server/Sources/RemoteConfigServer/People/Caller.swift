@@ -26,6 +26,9 @@ struct Caller: Sendable {
     /// The only project a key opens; nil for a person's session and for keys of every project.
     var project: String? { key?.project }
 
+    /// Who is calling, as one text: the person (whichever of their keys or sessions), else the key.
+    var identity: String { person.map { "user:\($0.id)" } ?? "key:\(key?.id ?? "")" }
+
     /// The caller as the audit log, versions and webhooks record it.
     var auditActor: AuditActor {
         AuditActor(

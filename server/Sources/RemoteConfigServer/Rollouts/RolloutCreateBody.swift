@@ -57,18 +57,32 @@ enum RolloutCreateBody {
         }
         var audience = body.audience?.trimmingCharacters(in: .whitespacesAndNewlines)
         if audience?.isEmpty == true { audience = nil }
-        if let audience {
-            do {
-                _ = try ConditionParser.parse(audience)
-            } catch {
-                throw APIError.invalidField(
-                    "audience", reason: "INVALID_EXPRESSION", "audience is not a condition expression: \(error)")
-            }
-        }
+        if let audience { try checkAudience(audience, percent: body.steps[0].percent) }
         return RolloutPlan(
             parameter: body.parameter, value: body.value, audience: audience,
             steps: body.steps.map { Rollout.Step(percent: $0.percent, holdSeconds: $0.holdSeconds) },
             description: description)
+    }
+
+    /// Checks the audience alone, then as the rollout's condition wraps it (`(<audience>) && percent(…) <= N`),
+    /// so that an audience leaving no room for the share (50 atoms, nesting at the limit) is refused as the
+    /// audience rather than as a condition the caller never wrote.
+    static func checkAudience(_ audience: String, percent: Double) throws {
+        do {
+            _ = try ConditionParser.parse(audience)
+        } catch {
+            throw APIError.invalidField(
+                "audience", reason: error.validationReason, "audience is not a condition expression: \(error)")
+        }
+        let wrapped = RolloutTemplate(
+            parameter: "", value: "", audience: audience, conditionName: RolloutTemplate.conditionName(id: .max))
+        do {
+            _ = try ConditionParser.parse(wrapped.expression(percent: percent))
+        } catch {
+            throw APIError.invalidField(
+                "audience", reason: error.validationReason,
+                "audience leaves no room for the rollout's share, (<audience>) && percent(…) <= N: \(error.message)")
+        }
     }
 
     /// Checks the plan against the template published now: the parameter exists and the value fits its type.

@@ -18,7 +18,8 @@ struct RolloutHaltHook {
     }
 
     /// Halts the rollout and answers the version without its condition; a repeated call publishes nothing
-    /// and answers the same version.
+    /// and answers the same version (unless the condition is in the published template again: then it is
+    /// removed once more).
     @Sendable func halt(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let token = Self.bearer(request) else {
             throw APIError.unauthenticated("send the rollout's halt token as Authorization: Bearer rch_…")

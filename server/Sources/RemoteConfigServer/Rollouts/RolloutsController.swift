@@ -18,7 +18,7 @@ struct RolloutsController {
 
     func addRoutes(to routes: Routes) {
         routes.post(Self.collection, use: create)
-        routes.get(Self.collection, query: ["state"], use: list)
+        routes.get(Self.collection, query: ["state", "pageSize", "pageToken"], use: list)
         routes.get(Self.collection + "/{id}", use: get)
         routes.post(Self.collection + "/{id}:pause", use: pause)
         routes.post(Self.collection + "/{id}:resume", use: resume)
@@ -39,8 +39,10 @@ struct RolloutsController {
             RolloutWire.body(created.rollout, haltToken: created.haltToken), status: .created)
     }
 
+    /// One page, newest first, as the other lists page: `pageSize` 1 to 300 (default 50), `nextPageToken`.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .viewer)
+        let page = try PageRequest(request, maximum: 300)
         var state: RemoteConfigStore.Rollout.State?
         if let text = request.uri.queryParameters.get("state") {
             guard let value = RemoteConfigStore.Rollout.State(rawValue: text.uppercased()) else {
@@ -51,8 +53,10 @@ struct RolloutsController {
             }
             state = value
         }
-        let found = try await rollouts.list(project, state: state)
-        return try JSONResponse.make(RolloutList(rollouts: found.map { RolloutWire.body($0) }))
+        let found = try await rollouts.list(project, state: state, before: page.before, limit: page.size + 1)
+        let shown = found.prefix(page.size)
+        let next = found.count > page.size ? shown.last.map { String($0.id) } : nil
+        return try JSONResponse.make(RolloutList(rollouts: shown.map { RolloutWire.body($0) }, nextPageToken: next))
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -75,6 +79,8 @@ struct RolloutsController {
         try await act(request, context) { project, id, actor in try await rollouts.halt(project, id, actor: actor) }
     }
 
+    /// While the project requires approval, opens a change request carrying the completion and publishes
+    /// nothing: widening a rollout to everyone is a change like any other.
     @Sendable func complete(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await act(request, context) { project, id, actor in
             try await rollouts.complete(project, id, actor: actor)

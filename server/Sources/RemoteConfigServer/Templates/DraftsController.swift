@@ -85,7 +85,7 @@ struct DraftsController {
         let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON), on: heavyWork) {
             $0.extra["baseVersionNumber"] = nil
         }
-        let stored = try await publishing.run(prepared.compiled) {
+        let stored = try await publishing.run(prepared) {
             try await drafts.publish(
                 project, revision: draft.revision, templateJSON: prepared.storedJSON, force: force,
                 description: body.description, origin: TemplatesController.origin(body.updateOrigin),

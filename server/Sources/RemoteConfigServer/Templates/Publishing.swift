@@ -8,15 +8,16 @@ struct Publishing: Sendable {
     let published: PublishedTemplates
     let metrics: ServerMetrics
 
-    /// Runs a publish, then counts and installs it; `compiled` is what the publish compiled while validating
-    /// (nil: compile the stored JSON).
-    func run(_ compiled: CompiledTemplate? = nil, _ body: () async throws -> StoredVersion) async throws
+    /// Runs a publish, then counts and installs it; `prepared` is what the publish validated and compiled (nil:
+    /// compile the stored JSON). Its compiled form is used only when the store kept exactly its JSON: a publish
+    /// may store less than was sent (a halted rollout's condition dropped), and apps get what was stored.
+    func run(_ prepared: PreparedTemplate? = nil, _ body: () async throws -> StoredVersion) async throws
         -> StoredVersion
     {
         let stored = try await body()
         metrics.publish(updateType: stored.updateType)
-        if let compiled {
-            published.install(project: stored.project, version: stored.versionNumber, compiled: compiled)
+        if let prepared, prepared.storedJSON == stored.templateJSON {
+            published.install(project: stored.project, version: stored.versionNumber, compiled: prepared.compiled)
         } else {
             await published.install(stored)
         }

@@ -64,11 +64,15 @@ struct TemplatesController {
         if try request.flag("validateOnly") {
             let latest = try await templates.latest(project)?.versionNumber ?? 0
             if let expected, expected != latest { throw TemplateHTTP.stale("published template") }
-            var object = template.jsonValue.objectValue ?? [:]
+            // What a publish would store: it may drop a halted rollout's condition, or refuse a reserved name.
+            let kept = try await templates.check(project, templateJSON: prepared.storedJSON)
+            var object =
+                kept == prepared.storedJSON
+                ? template.jsonValue.objectValue ?? [:] : try JSONValue(parsing: kept).objectValue ?? [:]
             object["version"] = nil
             return TemplateHTTP.response(object, etag: TemplateHTTP.etag(project: project, version: latest))
         }
-        let stored = try await publishing.run(prepared.compiled) {
+        let stored = try await publishing.run(prepared) {
             try await templates.publish(project, publishRequest, actor: key.auditActor)
         }
         return try TemplateHTTP.response(for: stored)

@@ -110,6 +110,9 @@ struct WebhookDeliverer: Service {
         } catch {
             outcome = DeliveryOutcome(status: nil, error: "could not make the body: \(error)", delivered: false)
         }
+        // Cut short by a stopping server: not the receiver's failure, so nothing is recorded. The lease runs out
+        // and the delivery is attempted again (at least once), by another server or after the restart.
+        if Task.isCancelled { return }
         if !outcome.delivered {
             logger.info(
                 "webhook delivery failed",

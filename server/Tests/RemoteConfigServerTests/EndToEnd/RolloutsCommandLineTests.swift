@@ -76,4 +76,40 @@ import Testing
             try await cli("rollouts", "halt", "-p", "shop-app", rollout.name, token: viewerToken).status == 4,
             "\(viewer)")
     }
+
+    @Test func listFollowsEveryPage() async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        let server = try ServerProcess(
+            ["serve", "--port", "0", "--database-url", ServeCommandTests.urlText(url)],
+            environment: ["RC_ADMIN_TOKEN": CommandLineTests.token])
+        let base = "http://127.0.0.1:\(try await server.waitUntilListening())"
+        defer { Task { await server.stop() } }
+        func cli(_ arguments: String...) async throws -> CommandLineRun {
+            try await CommandLineRun.run(
+                arguments, environment: ["RC_SERVER": base, "RC_TOKEN": CommandLineTests.token])
+        }
+        CommandLineTests.expectOK(try await cli("projects", "create", "shop-app"))
+        // More than the server's largest page, and more than it used to answer at all.
+        try await ScheduledPublishTests.execute(
+            """
+            INSERT INTO rollouts (project_id, parameter, value, steps, state, halt_token_hash, author_name, ended_at)
+            SELECT 'shop-app', 'banner', 'old ' || n, '[{"percent": 10}]', 'HALTED',
+                sha256(convert_to('token ' || n, 'UTF8')), 'release bot', now()
+            FROM generate_series(1, 1005) AS n
+            """, on: url)
+
+        var run = try await cli("rollouts", "list", "-p", "shop-app", "--json")
+        CommandLineTests.expectOK(run)
+        let listed = try APIDecoder.decode(RolloutList.self, from: Array(run.stdout.utf8))
+        #expect(listed.rollouts.count == 1005)
+        #expect(Set(listed.rollouts.map(\.name)).count == 1005)
+        #expect(listed.nextPageToken == nil)
+        run = try await cli("rollouts", "list", "-p", "shop-app")
+        CommandLineTests.expectOK(run)
+        #expect(run.stdout.split(separator: "\n").count == 1006, "a heading and every rollout")
+        run = try await cli("rollouts", "list", "-p", "shop-app", "--limit", "10")
+        CommandLineTests.expectOK(run)
+        #expect(run.stdout.split(separator: "\n").count == 11)
+        #expect(run.stderr.contains("more rollouts follow"), "\(run)")
+    }
 }

@@ -129,6 +129,56 @@ enum RolloutFixture {
         return reply.value["entries"]?["new_checkout"]?.stringValue
     }
 
+    /// `template` (its `version` dropped) with `banner` given the value `hidden` for condition `name`, and that
+    /// condition defined with `expression` when one is given: how an editor would plant a value on a rollout's
+    /// condition.
+    static func withBannerValue(_ template: JSONValue, for name: String, defining expression: String? = nil)
+        -> JSONValue
+    {
+        var object = template.objectValue ?? [:]
+        object["version"] = nil
+        if let expression {
+            let conditions = object["conditions"]?.arrayValue ?? []
+            object["conditions"] = .array(conditions + [["name": .string(name), "expression": .string(expression)]])
+        }
+        var parameters = object["parameters"]?.objectValue ?? [:]
+        var banner = parameters["banner"]?.objectValue ?? [:]
+        var values = banner["conditionalValues"]?.objectValue ?? [:]
+        values[name] = ["value": "hidden"]
+        banner["conditionalValues"] = .object(values)
+        parameters["banner"] = .object(banner)
+        object["parameters"] = .object(parameters)
+        return .object(object)
+    }
+
+    /// Stores `template` as the next version of `shop-app` straight in the database, as a server from before
+    /// rollout conditions were guarded could have published it, and tells the servers of it; returns its number.
+    @discardableResult
+    static func plant(_ app: TestApp.Session, _ template: JSONValue) async throws -> Int64 {
+        var object = template.objectValue ?? [:]
+        object["version"] = nil
+        let json = JSONValue.object(object).jsonString
+        let stored = try await app.database.run { client in
+            let rows = try await client.query(
+                """
+                WITH next AS (
+                    UPDATE projects SET latest_version = latest_version + 1 WHERE project_id = 'shop-app'
+                    RETURNING latest_version
+                )
+                INSERT INTO template_versions (project_id, version_number, template, update_type)
+                SELECT 'shop-app', latest_version, \(json)::json, 'FORCED_UPDATE' FROM next
+                RETURNING version_number
+                """)
+            var planted: Int64?
+            for try await number in rows.decode(Int64.self) { planted = number }
+            return planted
+        }
+        try SetupFailure.unless(stored != nil, "could not plant a version")
+        let number = stored ?? 0
+        try await execute(app, "SELECT pg_notify('rc_events', 'publish shop-app \(number)')")
+        return number
+    }
+
     /// Whether the contract's bucket puts `instance` in the rollout's condition at `percent`.
     static func isIn(_ rollout: Rollout, instance: String, percent: Double) -> Bool {
         PercentBucket.bucket(seed: rollout.conditionName, appInstanceId: instance)

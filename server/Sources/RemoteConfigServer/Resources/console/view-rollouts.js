@@ -81,9 +81,20 @@ export async function rolloutsView(view, { project, editable }) {
   const tokenHolder = h("div", { id: "rollout-halt-holder" });
   const list = h("div", { id: "rollouts" });
   const filter = select([["", "All states"], ["RUNNING", "Running"], ["PAUSED", "Paused"], ["PROPOSED", "Waiting for approval"], ["HALTED", "Halted"], ["COMPLETED", "Completed"]], "", { id: "rollouts-state" });
+  // The list comes a page at a time; the page shows every rollout, so it follows them all.
+  const listAll = async (state) => {
+    const all = [];
+    let pageToken = null;
+    do {
+      const { data } = await call("GET", collection, { query: { state, pageSize: 300, pageToken } });
+      all.push(...(data.rollouts || []));
+      pageToken = data.nextPageToken || null;
+    } while (pageToken);
+    return all;
+  };
   let rollouts;
   try {
-    rollouts = (await call("GET", collection)).data.rollouts || [];
+    rollouts = await listAll("");
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && !error.message.startsWith("project ")) {
       replace(view, message("info", "This server does not run rollouts (it answered 404 to …/rollouts): update it to roll a value out step by step."));
@@ -94,7 +105,7 @@ export async function rolloutsView(view, { project, editable }) {
   let timer = null;
 
   const reload = async () => {
-    rollouts = (await call("GET", collection, { query: { state: filter.value } })).data.rollouts || [];
+    rollouts = await listAll(filter.value);
     render();
   };
   // While a step is due within a minute, read again, so the page shows it published without a reload.
@@ -125,9 +136,11 @@ export async function rolloutsView(view, { project, editable }) {
   };
   const complete = async (rollout) => {
     if (!(await confirmDialog(`Complete the rollout of ${rollout.parameter}?`,
-      `A new version is published with ${rollout.value} as the default value of ${rollout.parameter}, for every app instance, and the condition ${rollout.conditionName} removed.`,
+      `A new version is published with ${rollout.value} as the default value of ${rollout.parameter}, for every app instance, and the condition ${rollout.conditionName} removed. While the project requires approval, a change request that does so is opened instead.`,
       "Complete rollout"))) return;
-    await act(rollout, "complete", () => `Completed: ${rollout.parameter} is ${rollout.value} for everyone.`);
+    await act(rollout, "complete", (data) => data.state === "COMPLETED"
+      ? `Completed: ${rollout.parameter} is ${rollout.value} for everyone.`
+      : `Proposed the completion as ${data.changeRequest}: approving and publishing it makes ${rollout.value} the value of ${rollout.parameter} for everyone.`);
   };
 
   const card = (rollout) => {

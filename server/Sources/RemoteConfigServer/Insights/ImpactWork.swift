@@ -1,0 +1,90 @@
+import NIOConcurrencyHelpers
+import RemoteConfigCore
+import ServiceLifecycle
+
+/// Where impact estimates run. An estimate reads up to the whole impact sample (10,000 contexts, each
+/// answered twice), so it gets threads of its own: it never waits behind, or delays, a fetch evaluated at the
+/// limits or a publish's compile, which share `HeavyWork`. At most `perCaller` estimates of one caller and
+/// `capacity` in all run or wait at once (more is 429), so one viewer's queue cannot starve anyone else; and an
+/// estimate whose caller went away stops at its next check instead of running to the end.
+final class ImpactWork: Service, Sendable {
+    /// Estimates running or waiting on one server.
+    static let capacity = 4
+    /// Estimates running or waiting for one caller (a key or a person).
+    static let perCaller = 2
+
+    private let threads: HeavyWork
+    /// Estimates admitted, by caller.
+    private let admitted = NIOLockedValueBox<[String: Int]>([:])
+    /// How many estimates stopped because their caller went away (for tests).
+    let abandoned = NIOLockedValueBox(0)
+
+    /// One thread: estimates queue behind each other rather than take a core from the fetch path.
+    init(threadCount: Int = 1) {
+        threads = HeavyWork(threadCount: threadCount)
+    }
+
+    /// Stops the threads with the application.
+    func run() async throws {
+        try await threads.run()
+    }
+
+    /// How many estimates are on the thread now (for tests).
+    let running = NIOLockedValueBox(0)
+
+    /// Runs `body` (a whole impact call: reading the sample, then `estimate`) for `caller`; 429 at once, before
+    /// anything is read, when the caller or the server has as many estimates running or waiting as it may.
+    func admitted<T: Sendable>(caller: String, _ body: () async throws -> T) async throws -> T {
+        try admit(caller)
+        defer { release(caller) }
+        return try await body()
+    }
+
+    /// Runs `work` (which asks its `stop` now and then) on the estimates' thread; `CancellationError` when the
+    /// caller went away meanwhile: its task was cancelled, or `callerGone` says so (a closed connection, which
+    /// does not cancel a routed request's task).
+    func estimate(
+        callerGone: @escaping @Sendable () -> Bool,
+        _ work: @escaping @Sendable (_ stop: () -> Bool) -> ImpactReport?
+    ) async throws -> ImpactReport {
+        let stopped = NIOLockedValueBox(false)
+        let report = try await withTaskCancellationHandler {
+            try await threads.run { [running] in
+                running.withLockedValue { $0 += 1 }
+                defer { running.withLockedValue { $0 -= 1 } }
+                return work { stopped.withLockedValue { $0 } || callerGone() }
+            }
+        } onCancel: {
+            stopped.withLockedValue { $0 = true }
+        }
+        guard let report else {
+            abandoned.withLockedValue { $0 += 1 }
+            throw CancellationError()
+        }
+        return report
+    }
+
+    private func admit(_ caller: String) throws {
+        let refusal: String? = admitted.withLockedValue { admitted in
+            if admitted[caller, default: 0] >= Self.perCaller {
+                return "this caller has \(Self.perCaller) impact estimates running or waiting already"
+            }
+            if admitted.values.reduce(0, +) >= Self.capacity {
+                return "the server is running \(Self.capacity) impact estimates already"
+            }
+            admitted[caller, default: 0] += 1
+            return nil
+        }
+        if let refusal {
+            throw APIError(
+                .tooManyRequests, "\(refusal); retry in a few seconds", headers: [.retryAfter: "2"])
+        }
+    }
+
+    private func release(_ caller: String) {
+        admitted.withLockedValue { admitted in
+            admitted[caller, default: 1] -= 1
+            if admitted[caller] == 0 { admitted[caller] = nil }
+        }
+    }
+}
