@@ -23,11 +23,14 @@ FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates curl libcurl4 libxml2 tzdata \
     libre2-9 zlib1g \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --home /app remote-config
+    && useradd --system --home /app remote-config \
+    && install -d -o remote-config -m 700 /data
 WORKDIR /app
 COPY --from=build /out/ /app/
 USER remote-config
-ENV RC_HOST=0.0.0.0 RC_PORT=8080
+# The data dir holds the secrets key made on the first start when RC_SECRETS_KEY is not set: mount a volume there
+# (docker-compose.yml does), or the key is lost with the container and the next one refuses to start.
+ENV RC_HOST=0.0.0.0 RC_PORT=8080 RC_DATA_DIR=/data
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD curl -fsS http://127.0.0.1:8080/readyz || exit 1
 ENTRYPOINT ["/app/remote-config", "serve"]

@@ -134,6 +134,13 @@ let package = Package(
             path: "Benchmarks/ConditionBenchmark",
             swiftSettings: strict
         ),
+        // What the impact sample's keyed hash costs a counted answer, beside the public one and HMAC.
+        .executableTarget(
+            name: "SampleHashBenchmark",
+            dependencies: ["RemoteConfigCore", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/SampleHashBenchmark",
+            swiftSettings: strict
+        ),
         // Test-only helpers: the throwaway PostgreSQL cluster, per-test databases, running the built binary.
         .target(
             name: "RemoteConfigTestSupport",

@@ -8,6 +8,9 @@ import RemoteConfigStore
 /// The stores and helpers the controllers share, built around one database pool.
 public struct AppEnvironment: Sendable {
     public let database: Database
+    /// The secrets key's sealer, checked against the database at start (`ServerSecrets.prepare`), and the
+    /// impact sample's key.
+    public let secrets: ServerSecrets
     public let projects: ProjectStore
     public let keys: KeyStore
     public let templates: TemplateStore
@@ -73,7 +76,7 @@ public struct AppEnvironment: Sendable {
 
     /// `accessLog` replaces the one made from `logger` (a test reads the lines it writes).
     public init(
-        database: Database, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
+        database: Database, secrets: ServerSecrets, logger: Logger, streamKeepAliveInterval: Duration = .seconds(15),
         fetchRateLimit: Double? = nil, maxStreams: Int = .max, maxStreamsPerKey: Int? = nil,
         cors: CORSPolicy = .none,
         storeLookupURL: String = ServerConfiguration.appleLookupURL, storeLookupTimeout: Duration = .seconds(10),
@@ -84,9 +87,10 @@ public struct AppEnvironment: Sendable {
     ) {
         self.fetchRateLimit = fetchRateLimit
         self.cors = cors
-        self.webhooks = WebhookStore(database: database)
+        self.webhooks = WebhookStore(database: database, sealer: secrets.sealer)
         self.webhookSettings = webhookSettings
         self.database = database
+        self.secrets = secrets
         self.projects = ProjectStore(database: database)
         self.keys = KeyStore(database: database)
         self.templates = TemplateStore(database: database)
@@ -118,7 +122,8 @@ public struct AppEnvironment: Sendable {
         self.metrics = metrics
         let accessLog = accessLog ?? AccessLog(logger: logger, metrics: metrics)
         self.accessLog = accessLog
-        let insightsRecorder = InsightsRecorder(enabled: insightsEnabled, sampleSize: insightsSampleSize)
+        let insightsRecorder = InsightsRecorder(
+            enabled: insightsEnabled, sampleSize: insightsSampleSize, sampleKey: secrets.sampleKey)
         self.insightsRecorder = insightsRecorder
         let insights = InsightsStore(database: database)
         self.insights = insights

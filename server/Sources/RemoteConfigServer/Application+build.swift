@@ -91,13 +91,16 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
 }
 
 /// Builds the application: the router, the database pool as a service, and the start-up work
-/// (bootstrap admin key) that needs the pool running.
+/// (bootstrap admin key) that needs the pool running. `secrets` are the database's, prepared before
+/// (`ServerSecrets.prepare`), as a wrong key must stop start-up before anything is served.
 public func buildApplication(
-    configuration: ServerConfiguration, database: Database, logger: Logger, routes: RouteTable = RouteTable(),
-    provider: OIDCProvider? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    configuration: ServerConfiguration, database: Database, secrets: ServerSecrets, logger: Logger,
+    routes: RouteTable = RouteTable(), provider: OIDCProvider? = nil,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     var environment = AppEnvironment(
-        database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
+        database: database, secrets: secrets, logger: logger,
+        streamKeepAliveInterval: configuration.streamKeepAliveInterval,
         fetchRateLimit: configuration.fetchRateLimit,
         maxStreams: configuration.maxStreams
             ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit),

@@ -33,7 +33,7 @@ public struct InsightsBatch: Sendable {
 
     /// Counts per project and hour.
     public var counts: [Key: InsightCounts] = [:]
-    /// The bottom-k sample per project, by `InstanceHash.sampleKey`.
+    /// The bottom-k sample per project, by `SampleHash`.
     public var samples: [String: BottomKSample<Sample>] = [:]
 
     /// An empty batch.

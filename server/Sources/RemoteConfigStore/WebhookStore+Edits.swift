@@ -10,7 +10,7 @@ extension WebhookStore {
     ) async throws -> Webhook? {
         try await database.transaction { connection in
             let logger = database.logger
-            guard let before = try await Self.lock(project, id, expectedRevision, on: connection, logger: logger)
+            guard let before = try await lock(project, id, expectedRevision, on: connection, logger: logger)
             else { return nil }
             let rows = try await connection.query(
                 """
@@ -20,7 +20,7 @@ extension WebhookStore {
                 WHERE project_id = \(project) AND webhook_id = \(id)
                 RETURNING \(unescaped: Self.columns)
                 """, logger: logger)
-            guard let webhook = try await Self.decode(rows).first else { return nil }
+            guard let webhook = try await decode(rows).first else { return nil }
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "webhook.update",
                 detail: Self.changes(from: before, to: webhook), logger: logger)
@@ -35,7 +35,7 @@ extension WebhookStore {
     {
         try await database.transaction { connection in
             let logger = database.logger
-            guard try await Self.lock(project, id, expectedRevision, on: connection, logger: logger) != nil else {
+            guard try await lock(project, id, expectedRevision, on: connection, logger: logger) != nil else {
                 return false
             }
             try await connection.query(
@@ -48,12 +48,12 @@ extension WebhookStore {
     }
 
     /// The webhook, locked until the transaction ends; nil for none, `StaleRevision` when it is not at `expected`.
-    static func lock(
+    func lock(
         _ project: String, _ id: String, _ expected: Int64?, on connection: PostgresConnection, logger: Logger
     ) async throws -> Webhook? {
         let rows = try await connection.query(
             """
-            SELECT \(unescaped: columns) FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)
+            SELECT \(unescaped: Self.columns) FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)
             FOR UPDATE
             """, logger: logger)
         guard let webhook = try await decode(rows).first else { return nil }

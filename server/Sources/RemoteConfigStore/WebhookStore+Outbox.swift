@@ -124,7 +124,7 @@ extension WebhookStore {
                 found.append(row)
             }
             let webhookIDs = Array(Set(found.map { $0.2 }))
-            let webhooks = try await Self.decode(
+            let webhooks = try await decode(
                 try await connection.query(
                     "SELECT \(unescaped: Self.columns) FROM webhooks WHERE webhook_id = ANY (\(webhookIDs))",
                     logger: logger))

@@ -5,10 +5,17 @@ import PostgresNIO
 /// Webhooks and their outbox in PostgreSQL.
 public struct WebhookStore: Sendable {
     let database: Database
+    /// Seals the signing secrets written, opens those read: the table holds none in plain text.
+    let sealer: SecretSealer
 
-    public init(database: Database) {
+    /// The store over `database`, its secrets sealed by `sealer`.
+    public init(database: Database, sealer: SecretSealer) {
         self.database = database
+        self.sealer = sealer
     }
+
+    /// Where a webhook's secrets are kept, which each is sealed for: a sealed secret opens in its own row only.
+    static func secretPlace(_ id: String) -> String { "webhooks/\(id)" }
 
     /// A new secret: `whsec_` and 32 random bytes in hex.
     public static func makeSecret() -> String {
@@ -38,15 +45,17 @@ public struct WebhookStore: Sendable {
             for try await count in counted.decode(Int64.self) where count >= Self.limitPerProject {
                 throw WebhookLimitReached(project: project, limit: Self.limitPerProject)
             }
+            try await ServerSecrets.requireCurrentKey(sealer, on: connection, logger: logger)
             let id = Self.makeID()
+            let secret = try sealer.seal(Self.makeSecret(), for: Self.secretPlace(id))
             let rows = try await connection.query(
                 """
                 INSERT INTO webhooks (webhook_id, project_id, url, events, format, description, secret)
                 VALUES (\(id), \(project), \(draft.url), \(draft.events), \(draft.format), \(draft.description),
-                    \(Self.makeSecret()))
+                    \(secret))
                 RETURNING \(unescaped: Self.columns)
                 """, logger: logger)
-            guard let webhook = try await Self.decode(rows).first else { throw StoreError.notFound("webhook") }
+            guard let webhook = try await decode(rows).first else { throw StoreError.notFound("webhook") }
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "webhook.create",
                 detail: ["webhook": "webhooks/\(id)", "url": WebhookAuditURL.redact(draft.url)],
@@ -58,7 +67,7 @@ public struct WebhookStore: Sendable {
     /// The webhooks of `project`, oldest first.
     public func list(_ project: String) async throws -> [Webhook] {
         try await database.run { client in
-            try await Self.decode(
+            try await decode(
                 try await client.query(
                     "SELECT \(unescaped: Self.columns) FROM webhooks WHERE project_id = \(project) ORDER BY created_at, webhook_id"
                 ))
@@ -68,7 +77,7 @@ public struct WebhookStore: Sendable {
     /// One webhook of `project`, or nil.
     public func get(_ project: String, _ id: String) async throws -> Webhook? {
         try await database.run { client in
-            try await Self.decode(
+            try await decode(
                 try await client.query(
                     "SELECT \(unescaped: Self.columns) FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)"
                 )
@@ -84,14 +93,16 @@ public struct WebhookStore: Sendable {
         try await database.transaction { connection in
             let logger = database.logger
             let seconds = Double(overlap.components.seconds)
+            try await ServerSecrets.requireCurrentKey(sealer, on: connection, logger: logger)
+            let secret = try sealer.seal(Self.makeSecret(), for: Self.secretPlace(id))
             let rows = try await connection.query(
                 """
-                UPDATE webhooks SET previous_secret = secret, secret = \(Self.makeSecret()),
+                UPDATE webhooks SET previous_secret = secret, secret = \(secret),
                     previous_expires_at = now() + make_interval(secs => \(seconds))
                 WHERE project_id = \(project) AND webhook_id = \(id)
                 RETURNING \(unescaped: Self.columns)
                 """, logger: logger)
-            guard let webhook = try await Self.decode(rows).first else { return nil }
+            guard let webhook = try await decode(rows).first else { return nil }
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "webhook.rotateSecret",
                 detail: ["webhook": "webhooks/\(id)"], logger: logger)
@@ -146,17 +157,19 @@ public struct WebhookStore: Sendable {
         CASE WHEN previous_expires_at > now() THEN previous_secret END, revision
         """
 
-    static func decode(_ rows: PostgresRowSequence) async throws -> [Webhook] {
+    /// The webhooks of `rows` (`columns`), their secrets opened.
+    func decode(_ rows: PostgresRowSequence) async throws -> [Webhook] {
         var result: [Webhook] = []
         for try await (id, project, url, events, format, description, enabled, created, secret, previous, revision)
             in rows.decode(
                 (String, String, String, [String], String, String, Bool, Date, String, String?, Int64).self)
         {
+            let place = Self.secretPlace(id)
+            let secrets = try ([secret] + (previous.map { [$0] } ?? [])).map { try sealer.open($0, for: place) }
             result.append(
                 Webhook(
                     id: id, project: project, url: url, events: events, format: format, description: description,
-                    enabled: enabled, createTime: created, activeSecrets: [secret] + (previous.map { [$0] } ?? []),
-                    revision: revision))
+                    enabled: enabled, createTime: created, activeSecrets: secrets, revision: revision))
         }
         return result
     }

@@ -16,6 +16,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(title: "Single sign-on") var signIn: SignInOptions
 
+    @OptionGroup(title: "Secrets at rest") var secretsKey: SecretsKeyOptions
+
     @Option(help: "Address to listen on (RC_HOST; default 127.0.0.1).")
     var host: String?
 
@@ -98,6 +100,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        let (sealer, _) = try secretsKey.resolve(dataDirectory: configuration.dataDirectory, create: true)
         // First: NIO's shared event loops start with their count when anything first uses them.
         if let count = configuration.eventLoops { EventLoopCount.apply(count) }
         LoggingSystem.bootstrap { label in
@@ -138,6 +141,7 @@ struct Serve: AsyncParsableCommand {
         do {
             let url = try prepareDatabase(databaseURL)
             try await migrateOrFail(url, logger: logger)
+            let secrets = try await prepareSecretsOrFail(url, sealer: sealer, logger: logger)
             var provider: OIDCProvider?
             if let settings = configuration.signIn {
                 do {
@@ -150,7 +154,8 @@ struct Serve: AsyncParsableCommand {
             }
             let database = Database(url: url, logger: logger)
             let app = buildApplication(
-                configuration: configuration, database: database, logger: logger, provider: provider
+                configuration: configuration, database: database, secrets: secrets, logger: logger,
+                provider: provider
             ) { port in
                 Console.line("remote-config listening on http://\(configuration.host):\(port)")
             }
@@ -315,6 +320,18 @@ func migrateOrFail(_ url: DatabaseURL, logger: Logger) async throws {
     } catch {
         await connection.close()
         throw fail("migrations: \(error)")
+    }
+}
+
+/// Checks the secrets key against the database and seals what is left in plain text, or fails with one line: a
+/// server given another key than its replicas' must not start.
+func prepareSecretsOrFail(_ url: DatabaseURL, sealer: SecretSealer, logger: Logger) async throws -> ServerSecrets {
+    do {
+        return try await ServerSecrets.prepare(url, sealer: sealer, logger: logger)
+    } catch let mismatch as SecretsKeyMismatch {
+        throw fail("\(SecretsKeyOptions.setting): \(mismatch)")
+    } catch {
+        throw fail("secrets at rest: \(error)")
     }
 }
 

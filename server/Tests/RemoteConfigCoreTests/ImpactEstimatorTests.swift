@@ -67,7 +67,8 @@ import Testing
         // The truth: every instance answered by both templates.
         let truth = estimator.estimate(sample: Self.fleet, since: "2026-11-19T00:00:00Z", activeInstances: 0)
         // The sample: the 10,000 instances with the smallest hashes, as the servers keep it.
-        let sample = Self.fleet.map { (SampleHash.of($0.appInstanceId!), $0) }.sorted { $0.0 < $1.0 }
+        let key = SipHashKey(k0: 0x5eed, k1: 0xfee1)
+        let sample = Self.fleet.map { (SampleHash.of($0.appInstanceId!, key: key), $0) }.sorted { $0.0 < $1.0 }
             .prefix(10_000).map(\.1)
         let estimate = estimator.estimate(sample: sample, since: "2026-11-19T00:00:00Z", activeInstances: 200_000)
 

@@ -298,7 +298,7 @@ struct InsightsCoreTests {
     @Test("The bottom-k sample keeps the k smallest distinct instances with their last context")
     func bottomK() {
         var sample = BottomKSample<String>(capacity: 100)
-        let hashes = Self.hashes(10_000, seed: 5).map(InstanceHash.sampleKey)
+        let hashes = Self.hashes(10_000, seed: 5).map { Int64(bitPattern: $0) }
         for (index, key) in hashes.enumerated() { sample.offer(key: key, context: "first \(index)") }
         for (index, key) in hashes.enumerated() { sample.offer(key: key, context: "second \(index)") }
         sample.trim()
@@ -314,25 +314,25 @@ struct InsightsCoreTests {
     @Test("An emptied sample refills only with instances that can still be among the smallest")
     func emptiedKeepsTheThreshold() {
         var sample = BottomKSample<String>(capacity: 100)
-        let hashes = Self.hashes(10_000, seed: 7).map(InstanceHash.sampleKey)
+        let hashes = Self.hashes(10_000, seed: 7).map { Int64(bitPattern: $0) }
         for key in hashes { sample.offer(key: key, context: "seen") }
         sample.trim()
         // The next interval: the same fleet fetches again, and a new one arrives.
         var next = sample.emptied()
-        for key in hashes + Self.hashes(10_000, seed: 8).map(InstanceHash.sampleKey) {
+        for key in hashes + Self.hashes(10_000, seed: 8).map({ Int64(bitPattern: $0) }) {
             next.offer(key: key, context: "again")
         }
         // Nothing above the first interval's 100th smallest was held; the union's smallest are all there.
         #expect(next.entries.count <= 200)
         next.trim()
-        let union = Set((hashes + Self.hashes(10_000, seed: 8).map(InstanceHash.sampleKey)).sorted().prefix(100))
+        let union = Set((hashes + Self.hashes(10_000, seed: 8).map { Int64(bitPattern: $0) }).sorted().prefix(100))
         #expect(Set(next.entries.keys) == union)
     }
 
     @Test("A sample that adopts a merged sample's bound holds less and merges to the same sample")
     func adoptedBoundKeepsTheMergedSample() {
-        let first = Self.hashes(5_000, seed: 11).map(InstanceHash.sampleKey)
-        let second = Self.hashes(5_000, seed: 12).map(InstanceHash.sampleKey)
+        let first = Self.hashes(5_000, seed: 11).map { Int64(bitPattern: $0) }
+        let second = Self.hashes(5_000, seed: 12).map { Int64(bitPattern: $0) }
         // One loop's sample, full and merged (as stored); the other loop goes on alone or with its bound.
         var stored = BottomKSample<String>(capacity: 100)
         for key in first { stored.offer(key: key, context: "first") }

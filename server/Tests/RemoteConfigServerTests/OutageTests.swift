@@ -19,7 +19,8 @@ import Testing
         var configuration = ServerConfiguration()
         configuration.adminToken = TestApp.adminToken
         let app = buildApplication(
-            configuration: configuration, database: Database(url: cluster.url, logger: logger), logger: logger)
+            configuration: configuration, database: Database(url: cluster.url, logger: logger),
+            secrets: try await TestSecrets.prepare(cluster.url), logger: logger)
         try await app.test(.router) { client in
             let admin: HTTPFields = [.authorization: "Bearer \(TestApp.adminToken)"]
             _ = try await client.execute(

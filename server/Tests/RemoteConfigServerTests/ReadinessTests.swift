@@ -18,7 +18,9 @@ import Testing
         let database = Database(url: cluster.url, logger: logger)
         var configuration = ServerConfiguration()
         configuration.adminToken = TestApp.adminToken
-        let app = buildApplication(configuration: configuration, database: database, logger: logger)
+        let app = buildApplication(
+            configuration: configuration, database: database, secrets: try await TestSecrets.prepare(cluster.url),
+            logger: logger)
         try await app.test(.router) { client in
             func ready() async throws -> (Int, HTTPFields) {
                 let response = try await client.execute(uri: "/readyz", method: .get)

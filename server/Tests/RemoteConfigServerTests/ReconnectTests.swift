@@ -11,7 +11,7 @@ import Testing
 
 /// After PostgreSQL restarts, every server listens again and catches up.
 @Suite struct ReconnectTests {
-    static func app(_ cluster: PrivateCluster) -> some ApplicationProtocol {
+    static func app(_ cluster: PrivateCluster) async throws -> some ApplicationProtocol {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         var configuration = ServerConfiguration()
@@ -21,7 +21,7 @@ import Testing
         configuration.cacheCheckInterval = .seconds(600)
         return buildApplication(
             configuration: configuration, database: Database(url: cluster.url, logger: logger, maximumConnections: 4),
-            logger: logger)
+            secrets: try await TestSecrets.prepare(cluster.url), logger: logger)
     }
 
     @Sendable static func template(_ value: String) -> ByteBuffer {

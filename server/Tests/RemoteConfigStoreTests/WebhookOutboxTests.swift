@@ -11,7 +11,8 @@ import Testing
 
     static func setUp(_ database: Database) async throws -> WebhookStore {
         _ = try await ProjectStore(database: database).create(projectId: "shop-app", displayName: "", actor: actor)
-        let store = WebhookStore(database: database)
+        _ = try await TestSecrets.prepare(database.url)
+        let store = WebhookStore(database: database, sealer: TestSecrets.sealer)
         for events in [["template.published"], ["*"], ["changeRequest.opened"]] {
             _ = try await store.create(
                 "shop-app",
@@ -80,7 +81,7 @@ import Testing
                 // Ten deliveries to two webhooks: only the head of each is due.
                 let claims = try await withThrowingTaskGroup(of: [ClaimedDelivery].self) { group in
                     for index in 0..<6 {
-                        let claimer = WebhookStore(database: index % 2 == 0 ? one : two)
+                        let claimer = WebhookStore(database: index % 2 == 0 ? one : two, sealer: TestSecrets.sealer)
                         group.addTask { try await claimer.claim(limit: 10, lease: .seconds(30)) }
                     }
                     return try await group.reduce([], +)

@@ -5,12 +5,14 @@ import RemoteConfigStore
 
 /// Writes rows of the impact sample directly, as collection would, so a test can model a known fleet.
 public enum InsightSampleRows {
-    /// Adds one row per context (a fetch body with an `appInstanceId`), last seen at `lastSeen`.
+    /// Adds one row per context (a fetch body with an `appInstanceId`), last seen at `lastSeen`, ranked by the
+    /// database's sample key as a server would rank it (the key made now if no server started on it yet).
     public static func insert(
         _ database: Database, project: String, contexts: [JSONValue], lastSeen: Date = Date()
     ) async throws {
+        let key = try await TestSecrets.prepare(database.url).sampleKey
         let rows = contexts.map { context in
-            (SampleHash.of(context["appInstanceId"]?.stringValue ?? ""), context.jsonString)
+            (SampleHash.of(context["appInstanceId"]?.stringValue ?? "", key: key), context.jsonString)
         }
         try await database.run { client in
             for (hash, json) in rows {

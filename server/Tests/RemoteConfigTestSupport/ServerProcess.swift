@@ -42,10 +42,12 @@ public final class ServerProcess: Sendable {
         return FileManager.default.currentDirectoryPath + "/.build/debug/remote-config"
     }
 
-    /// Starts `remote-config` with `arguments`; `environment` is added to a copy of ours without `RC_*`.
+    /// Starts `remote-config` with `arguments`; `environment` is added to a copy of ours without `RC_*`, with
+    /// the suite's secrets key as `RC_SECRETS_KEY` unless `environment` sets that (empty for none).
     /// With `openFiles` (soft, hard) it runs under `prlimit --nofile=soft:hard` (util-linux).
     public init(_ arguments: [String], environment: [String: String] = [:], openFiles: (Int, Int)? = nil) throws {
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RC_") && $0.key != "DATABASE_URL" }
+        merged["RC_SECRETS_KEY"] = TestSecrets.key
         merged.merge(environment) { $1 }
         outputPath = NSTemporaryDirectory() + "rc-server-\(UUID().uuidString).log"
         let limit = openFiles.map { ["/usr/bin/prlimit", "--nofile=\($0.0):\($0.1)", "--"] } ?? []

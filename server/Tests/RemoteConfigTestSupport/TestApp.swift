@@ -30,11 +30,13 @@ public struct TestApp {
     }
 
     /// Runs `body` against an application on the database at `url` (a second run is a restart), writing its
-    /// access log to `accessLog` when given (the default is off, at the tests' `warning` level).
+    /// access log to `accessLog` when given (the default is off, at the tests' `warning` level). Its secrets
+    /// key is the suite's (`TestSecrets`) unless `secretsKey` is given.
     @discardableResult
     public static func run<T: Sendable>(
         url: DatabaseURL, routes: RouteTable = RouteTable(), live: Bool = false,
         databaseDeadline: Duration = .seconds(5), accessLog: AccessLog? = nil,
+        secretsKey: SecretSealer = TestSecrets.sealer,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         environment adjust: (inout AppEnvironment) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
     ) async throws -> T {
@@ -48,8 +50,11 @@ public struct TestApp {
         // No test reaches the real App Store: a link synced by a test that set no fake store fails at once.
         configuration.storeLookupURL = "http://127.0.0.1:9/lookup"
         configure(&configuration)
+        // As `serve` does before it builds the application.
+        let secrets = try await TestSecrets.prepare(url, sealer: secretsKey)
         var adjusted = AppEnvironment(
-            database: database, logger: logger, streamKeepAliveInterval: configuration.streamKeepAliveInterval,
+            database: database, secrets: secrets, logger: logger,
+            streamKeepAliveInterval: configuration.streamKeepAliveInterval,
             fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
             maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
             storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,

@@ -4,7 +4,7 @@
 public struct BottomKSample<Context: Sendable>: Sendable {
     /// Instances kept at most (after `trim()`).
     public let capacity: Int
-    /// Sample key (`InstanceHash.sampleKey`) → the last context and when it was sent.
+    /// Rank (`SampleHash`) → the last context and when it was sent.
     public var entries: [Int64: Context] { kept }
     @usableFromInline var kept: [Int64: Context] = [:]
     /// Keys above this are not in the `capacity` smallest seen so far (here, or in a sample it adopted).

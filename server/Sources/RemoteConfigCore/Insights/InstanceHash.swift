@@ -1,16 +1,16 @@
-/// The 64-bit hash of an app instance id that both the distinct-instance sketches and the impact sample use,
-/// computed on every counted answer: wyhash's construction (64 × 64 → 128-bit multiplications folded by
+/// The 64-bit hash of an app instance id that the distinct-instance sketches use, computed on every counted
+/// answer: wyhash's construction (64 × 64 → 128-bit multiplications folded by
 /// exclusive or, with wyhash's fixed constants as secret), a few nanoseconds for an id of 36 bytes where
 /// SHA-256 took a fair share of counting's budget.
 ///
 /// The seed and constants are fixed, so every server, every process and every release hashes an id alike
-/// (sketches and samples merge across servers and hours). Its output is uniform enough for HyperLogLog and
-/// the bottom-k sample (`InsightsCoreTests`); it is not a cryptographic hash, which was no protection either:
-/// anyone can compute a public hash and choose ids whose hash is small.
+/// (sketches merge across servers and hours). Its output is uniform enough for HyperLogLog
+/// (`InsightsCoreTests`). Being public, anyone can compute it and choose ids by their hash: the impact
+/// sample, which ids chosen for a small hash would fill, ranks instances by a keyed hash instead
+/// (`SampleHash`).
 ///
-/// Sketches and samples stored before 2026-11-26 hashed ids with SHA-256: within a window that spans the
-/// change, an instance seen on both sides counts twice in a distinct-instance estimate, and may be in the
-/// impact sample twice until its older entry leaves the window.
+/// Sketches stored before 2026-11-26 hashed ids with SHA-256: within a window that spans the change, an
+/// instance seen on both sides counts twice in a distinct-instance estimate.
 public enum InstanceHash {
     private static let secret: (UInt64, UInt64, UInt64, UInt64) = (
         0x2d35_8dcc_aa6c_78a5, 0x8bb8_4b93_962e_acc9, 0x4b33_a62e_d433_d4a3, 0x4d5a_2da5_1de1_aa47
@@ -21,10 +21,6 @@ public enum InstanceHash {
         var text = appInstanceId
         return text.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
     }
-
-    /// The hash as the database stores it and the sample orders it: the same 64 bits as a signed `bigint`.
-    /// The sample keeps the smallest of these, which is as uniform a choice as the smallest unsigned ones.
-    public static func sampleKey(_ hash: UInt64) -> Int64 { Int64(bitPattern: hash) }
 
     /// wyhash of `bytes` with seed 0.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

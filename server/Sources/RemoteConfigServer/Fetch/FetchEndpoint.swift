@@ -27,7 +27,9 @@ final class FetchEndpoint: Sendable {
     init(
         published: PublishedTemplates, clientKeys: ClientKeys, metrics: ServerMetrics, rateLimiter: FetchRateLimiter?,
         heavyWork: HeavyWork, cors: CORSPolicy = .none,
-        insights: InsightsRecorder = InsightsRecorder(enabled: false, sampleSize: 0),
+        // Off, it never samples: no key is ever used.
+        insights: InsightsRecorder = InsightsRecorder(
+            enabled: false, sampleSize: 0, sampleKey: SipHashKey(k0: 0, k1: 0)),
         logger: Logger = Logger(label: "remote-config")
     ) {
         self.logger = logger

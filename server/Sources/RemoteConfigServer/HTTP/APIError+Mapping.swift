@@ -57,6 +57,11 @@ extension APIError {
             self = APIError(error)
         case let error as StoreLinkError:
             self = APIError(error)
+        case let error as SealedSecretError:
+            // The key was rotated while this server ran, or a sealed value was damaged: an operator must act.
+            logger?.error("\(error)")
+            self = .unavailable(
+                "this server's secrets key does not open the database's secrets; restart it with the current key")
         case let problems as FieldProblems:
             self = APIError(problems)
         case is NIOThreadPoolError.ThreadPoolInactive:

@@ -12,6 +12,9 @@ final class InsightsRecorder: Sendable {
     let enabled: Bool
     /// Instances each project's sample keeps (`--insights-sample-size`).
     let sampleSize: Int
+    /// The key of the sample's order (`SampleHash`), the database's, so that every replica samples alike and
+    /// nobody outside can tell which instance ids rank first.
+    let sampleKey: SipHashKey
 
     /// One thread's counts.
     fileprivate final class Shard: Sendable {
@@ -67,9 +70,10 @@ final class InsightsRecorder: Sendable {
     /// Each project's bound from the stored sample (`adopt`): read when a thread first counts the project.
     private let bounds = NIOLockedValueBox<[String: Int64]>([:])
 
-    init(enabled: Bool, sampleSize: Int) {
+    init(enabled: Bool, sampleSize: Int, sampleKey: SipHashKey) {
         self.enabled = enabled
         self.sampleSize = sampleSize
+        self.sampleKey = sampleKey
     }
 
     private var shard: Shard {
@@ -85,9 +89,11 @@ final class InsightsRecorder: Sendable {
     /// a copy of it per call (a retain and a release of each of its texts) cost a tenth of counting.
     func record(project: String, context: FetchContext, now: Date, tally: AnswerTally, position: Int? = nil) {
         guard enabled else { return }
-        let hash = context.appInstanceId.map(InstanceHash.of)
-        let hour = Int((now.timeIntervalSince1970 / 3600).rounded(.down))
         let sampleSize = self.sampleSize
+        let hash = context.appInstanceId.map(InstanceHash.of)
+        // The sketches' hash is public (stored sketches must keep merging); the sample's rank is keyed.
+        let rank = sampleSize > 0 ? context.appInstanceId.map { SampleHash.of($0, key: sampleKey) } : nil
+        let hour = Int((now.timeIntervalSince1970 / 3600).rounded(.down))
         shard.state.withLockedValue { state in
             let place: Int
             if let last = state.last, last.project == project {
@@ -104,21 +110,21 @@ final class InsightsRecorder: Sendable {
                 state.last = (project, place)
             }
             Self.record(
-                into: &state.counts[place], hour: hour, context: context, hash: hash, now: now, tally: tally,
-                position: position)
+                into: &state.counts[place], hour: hour, context: context, hash: hash, rank: rank, now: now,
+                tally: tally, position: position)
         }
     }
 
     private static func record(
-        into counts: inout Shard.Project, hour: Int, context: FetchContext, hash: UInt64?, now: Date,
-        tally: AnswerTally, position: Int?
+        into counts: inout Shard.Project, hour: Int, context: FetchContext, hash: UInt64?, rank: Int64?,
+        now: Date, tally: AnswerTally, position: Int?
     ) {
         if hour != counts.hour { counts.move(to: hour) }
         counts.current.record(
             platform: context.platform, version: context.appVersion, hash: hash, tally: tally, position: position)
-        guard let hash, counts.sample.capacity > 0 else { return }
+        guard let rank, counts.sample.capacity > 0 else { return }
         counts.sampled = true
-        counts.sample.offer(key: InstanceHash.sampleKey(hash), context: PackedContext(context, now: now))
+        counts.sample.offer(key: rank, context: PackedContext(context, now: now))
     }
 
     /// Moves each project's sample bound on every thread to `bounds` (the largest key of the project's full

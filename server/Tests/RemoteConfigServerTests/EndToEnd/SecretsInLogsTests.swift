@@ -13,19 +13,24 @@ import Testing
             environment: ["RC_ADMIN_TOKEN": token, "RC_LOG_LEVEL": "trace"])
         let base = "http://127.0.0.1:\(try await server.waitUntilListening())"
         let admin = ["Authorization": "Bearer \(token)"]
-        var secrets = [token]
+        // The secrets key (the suite's, given as RC_SECRETS_KEY) is one too.
+        var secrets = [token, TestSecrets.key]
         _ = try await HTTP.request(
             "POST", base + "/v1/projects", headers: admin, body: HTTP.json(["projectId": "shop-app"]))
+        let webhook = try await HTTP.request(
+            "POST", base + "/v1/projects/shop-app/webhooks", headers: admin,
+            body: HTTP.json(["url": "https://8.8.8.8/hook", "events": ["ping"]]))
+        secrets.append(try #require(try webhook.decode(Webhook.self).secret, "\(webhook.text)"))
         for role in ["admin", "editor", "viewer", "client"] {
             let key = try await HTTP.request(
                 "POST", base + "/v1/apiKeys", headers: admin,
                 body: HTTP.json(["role": .string(role), "project": "shop-app"]))
             secrets.append(try #require(try key.decode(APIKey.self).key))
         }
-        let client = secrets[4]
+        let client = secrets[6]
         _ = try await HTTP.request(
             "PUT", base + "/v1/projects/shop-app/remoteConfig",
-            headers: ["Authorization": "Bearer \(secrets[2])", "If-Match": "*"],
+            headers: ["Authorization": "Bearer \(secrets[4])", "If-Match": "*"],
             body: HTTP.json(["parameters": ["a": ["defaultValue": ["value": "1"]]]]))
         _ = try await HTTP.request(
             "POST", base + "/v1/projects/shop-app/remoteConfig:fetch", headers: ["X-API-Key": client],
@@ -33,7 +38,7 @@ import Testing
         _ = try await HTTP.request(
             "POST", base + "/v1/projects/shop-app/remoteConfig:fetch?key=\(client)",
             body: HTTP.json(["appInstanceId": "i"]))
-        _ = try await HTTP.request("GET", base + "/v1/projects", headers: ["Authorization": "Bearer \(secrets[3])"])
+        _ = try await HTTP.request("GET", base + "/v1/projects", headers: ["Authorization": "Bearer \(secrets[5])"])
         _ = try await HTTP.request(
             "GET", base + "/v1/projects", headers: ["Authorization": "Bearer rc_admin_wrong000000000000000000000000"])
         server.signal(SIGTERM)

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func callsCountInTheirProjectAndHourWhateverTheOrder() {
-        let recorder = InsightsRecorder(enabled: true, sampleSize: 100)
+        let recorder = InsightsRecorder(enabled: true, sampleSize: 100, sampleKey: SipHashKey(k0: 1, k1: 2))
         // Projects and hours interleaved, an hour left and come back to (a clock set back), then the next hour.
         let calls: [(String, Int, String?)] = [
             ("shop", Self.hour, "a"), ("news", Self.hour, nil), ("shop", Self.hour, "b"), ("shop", Self.hour + 1, "c"),
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func offCountsNothing() {
-        let recorder = InsightsRecorder(enabled: false, sampleSize: 100)
+        let recorder = InsightsRecorder(enabled: false, sampleSize: 100, sampleKey: SipHashKey(k0: 1, k1: 2))
         recorder.record(project: "shop", context: Self.context("a", "1.0.0"), now: Self.at(Self.hour), tally: .empty)
         #expect(recorder.drain().projects.isEmpty)
     }

@@ -27,10 +27,16 @@ import Testing
         }
     }
 
-    /// A new instance id whose sample key is above (or at most) `bound`.
-    static func device(_ prefix: String, above: Bool, _ bound: Int64) -> String {
+    /// An instance's rank in the sample of `app`'s database (keyed by its sample key).
+    static func rank(_ app: TestApp.Session) -> @Sendable (String) -> Int64 {
+        let key = app.environment.secrets.sampleKey
+        return { SampleHash.of($0, key: key) }
+    }
+
+    /// A new instance id whose rank is above (or at most) `bound`.
+    static func device(_ prefix: String, above: Bool, _ bound: Int64, _ rank: (String) -> Int64) -> String {
         var index = 0
-        while (SampleHash.of("\(prefix)-\(index)") > bound) != above { index += 1 }
+        while (rank("\(prefix)-\(index)") > bound) != above { index += 1 }
         return "\(prefix)-\(index)"
     }
 
@@ -58,7 +64,7 @@ import Testing
             try await first.environment.flushInsights()
             // The flush taught the server the full stored sample's largest hash.
             let stored = try await Self.stored(first.database)
-            #expect(stored == Array(fleet.map(SampleHash.of).sorted().prefix(Self.size)))
+            #expect(stored == Array(fleet.map(Self.rank(first)).sorted().prefix(Self.size)))
             #expect(first.environment.insightsRecorder.bound(of: "shop-app") == stored.last)
             return (key, try #require(stored.last))
         }
@@ -70,13 +76,14 @@ import Testing
             }
             #expect(second.environment.insightsRecorder.bound(of: "shop-app") == bound)
             // A new device above the bound is not held; one below it is, and enters the stored sample.
-            let above = Self.device("new", above: true, bound)
-            let below = Self.device("new", above: false, bound)
+            let rank = Self.rank(second)
+            let above = Self.device("new", above: true, bound, rank)
+            let below = Self.device("new", above: false, bound, rank)
             try await Self.fetch(second, key, [above, below])
             let held = second.environment.insightsRecorder.drain()
-            #expect(held.samples["shop-app"].map { Set($0.entries.keys) } == [SampleHash.of(below)])
+            #expect(held.samples["shop-app"].map { Set($0.entries.keys) } == [rank(below)])
             try await second.environment.insights.add(held, sampleSize: Self.size)
-            let expected = Array((fleet + [above, below]).map(SampleHash.of).sorted().prefix(Self.size))
+            let expected = Array((fleet + [above, below]).map(rank).sorted().prefix(Self.size))
             #expect(try await Self.stored(second.database) == expected)
         }
     }
@@ -97,7 +104,7 @@ import Testing
             let late = (0..<200).map { "late-\($0)" }
             try await Self.fetch(app, key, late)
             try await app.environment.flushInsights()
-            #expect(try await Self.stored(app.database) == Array(late.map(SampleHash.of).sorted().prefix(Self.size)))
+            #expect(try await Self.stored(app.database) == Array(late.map(Self.rank(app)).sorted().prefix(Self.size)))
         }
     }
 
@@ -117,7 +124,7 @@ import Testing
                     _ = try await (one, two)
                     // Exactly the smallest of every instance either server saw, as without the bounds.
                     let stored = try await Self.stored(first.database)
-                    #expect(stored == Array(seen.map(SampleHash.of).sorted().prefix(Self.size)))
+                    #expect(stored == Array(seen.map(Self.rank(first)).sorted().prefix(Self.size)))
                     // Each server's bound is one the stored sample had after its flush: never below what
                     // is stored (nothing that belongs is turned away).
                     let last = try #require(stored.last)
