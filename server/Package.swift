@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "CRE2Shim", dependencies: ["CRE2System"]),
         // zlib (Debian's zlib1g-dev; macOS has it in its SDK): the gzip form of client answers.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // glibc's allocator controls (libc6-dev): memory the budgets let go goes back to the system.
+        .systemLibrary(name: "CMalloc"),
         // SHA-256 with the x86 SHA extensions, for percent buckets (swift-crypto where they are missing).
         .target(name: "CSHA256"),
         // Pure domain: templates, the condition language, evaluation. No I/O.
@@ -84,6 +86,7 @@ let package = Package(
                 "RemoteConfigCore",
                 "RemoteConfigStore",
                 "CZlib",
+                "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The HTTP/1.1 channel, to give connections a small first read buffer.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -123,7 +123,8 @@ public struct AppEnvironment: Sendable {
         let accessLog = accessLog ?? AccessLog(logger: logger, metrics: metrics)
         self.accessLog = accessLog
         let insightsRecorder = InsightsRecorder(
-            enabled: insightsEnabled, sampleSize: insightsSampleSize, sampleKey: secrets.sampleKey)
+            enabled: insightsEnabled, sampleSize: insightsSampleSize, sampleKey: secrets.sampleKey,
+            metrics: metrics)
         self.insightsRecorder = insightsRecorder
         let insights = InsightsStore(database: database)
         self.insights = insights

@@ -22,7 +22,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     let auth = environment.auth
     OpsController(
         database: environment.database, published: environment.published, metrics: environment.metrics,
-        streams: environment.streams
+        streams: environment.streams, insights: environment.insightsRecorder
     ).addRoutes(to: routes)
     ProjectsController(projects: environment.projects, auth: auth).addRoutes(to: routes)
     APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
@@ -149,7 +149,7 @@ public func buildApplication(
     // stop; then heavy work: services stop in reverse order, and every later one may still hand it work.
     app.addServices(
         environment.accessLog, environment.heavyWork, environment.impactWork, database,
-        StreamHubService(hub: environment.streams))
+        StreamHubService(hub: environment.streams), MemoryReturn(logger: logger))
     let wakeup = ChangeRequestScheduler.Wakeup()
     app.addServices(
         EventListener(

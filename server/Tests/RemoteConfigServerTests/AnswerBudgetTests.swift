@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func everyTemplatesAnswersStayWithinTheProcessBudget() throws {
-        let budget = AnswerBudget(limit: 16_384)
+        let budget = ByteBudget(limit: 16_384)
         let shop = FetchAnswers(try Self.template("shop"), budget: budget)
         let news = FetchAnswers(try Self.template("news"), budget: budget)
         for round in 0..<3 {
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aSignatureSeenAgainGetsTheSameAnswerWithinTheBudget() throws {
-        let budget = AnswerBudget(limit: 1 << 20)
+        let budget = ByteBudget(limit: 1 << 20)
         let answers = FetchAnswers(try Self.template("shop"), budget: budget)
         let first = answers.answer(for: Self.caller(3))
         let again = answers.answer(for: FetchContext(appInstanceId: "another", appVersion: "1.0.3"))
@@ -69,9 +69,9 @@ import Testing
     @Test func aTemplateAtItsLimitForgetsOneAnswerNotAll() throws {
         // Room for five answers: the sixth signature takes one answer's place, and the other four stay
         // remembered (forgetting all of them made every caller after it rebuild its answer).
-        let sizing = FetchAnswers(try Self.template("shop"), budget: AnswerBudget(limit: 1 << 20))
+        let sizing = FetchAnswers(try Self.template("shop"), budget: ByteBudget(limit: 1 << 20))
         let size = sizing.answer(for: Self.caller(0)).bytes
-        let budget = AnswerBudget(limit: 5 * size + size / 2)
+        let budget = ByteBudget(limit: 5 * size + size / 2)
         let answers = FetchAnswers(try Self.template("shop"), budget: budget)
         for version in 0..<5 { _ = answers.answer(for: Self.caller(version)) }
         #expect(answers.remembered.count == 5)
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aTemplateGivesItsBytesBackWhenItGoes() throws {
-        let budget = AnswerBudget(limit: 1 << 20)
+        let budget = ByteBudget(limit: 1 << 20)
         do {
             let answers = FetchAnswers(try Self.template("shop"), budget: budget)
             for version in 0..<5 { _ = answers.answer(for: Self.caller(version)) }
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func theBudgetNeverLendsMoreThanItHas() {
-        let budget = AnswerBudget(limit: 100)
+        let budget = ByteBudget(limit: 100)
         #expect(budget.reserve(60))
         #expect(!budget.reserve(41))
         #expect(budget.reserve(40))

@@ -41,4 +41,19 @@ import Testing
                 after.contains(#"rc_http_request_duration_seconds_bucket{route="/v1/projects/{p}/remoteConfig:fetch""#))
         }
     }
+
+    @Test func memoryHeldWithinTheBudgetsIsReported() async throws {
+        try await TestApp.run { app in
+            try await app.createProject("shop-app")
+            let client = try await app.createKey(role: "client", project: "shop-app")
+            try await app.publish("shop-app", TemplateFixtures.forceUpdateValue())
+            let fetch = try await ClientCalls.fetch(app, key: client.secret, ClientCalls.iosBody("1.0.0"))
+            #expect(fetch.status == 200)
+            let metrics = try await app.call(.get, "/metrics", token: nil).text
+            // The answer just made is remembered, and its caller's context waits in the sample for the flush.
+            #expect(Self.value(metrics, #"rc_memory_held_bytes{kind="answers"}"#) > 0)
+            #expect(Self.value(metrics, #"rc_memory_held_bytes{kind="insights_sample"}"#) > 0)
+            #expect(metrics.contains("rc_insights_samples_dropped_total 0"))
+        }
+    }
 }

@@ -11,7 +11,7 @@ import RemoteConfigCore
 ///
 /// Memory is bounded across templates, not only per template: a template whose percent conditions split its
 /// fleet finely has thousands of signatures of a few kilobytes each, and a server holds one template per
-/// project, so 200 such projects held gigabytes. Every template's answers share one `AnswerBudget`; when it
+/// project, so 200 such projects held gigabytes. Every template's answers share one `ByteBudget`; when it
 /// is spent, the template that needs room forgets its own answers one at a time until the new one fits, so
 /// busy templates keep what they use and memory stays within the budget.
 final class AnswersBySignature<Answer: Sendable>: Sendable {
@@ -19,7 +19,7 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
     static var capacity: Int { 10_000 }
 
     let compiled: CompiledTemplate
-    let budget: AnswerBudget
+    let budget: ByteBudget
     private let build: @Sendable (MatchSignature) -> Answer
     private let weigh: @Sendable (Answer) -> Int
     private struct State {
@@ -65,7 +65,7 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
     /// `build` makes the answer of a signature the first time it is asked for; `weigh` says about how many
     /// bytes it holds, counted against `budget`.
     init(
-        _ compiled: CompiledTemplate, budget: AnswerBudget = .shared, weigh: @escaping @Sendable (Answer) -> Int,
+        _ compiled: CompiledTemplate, budget: ByteBudget = .answers, weigh: @escaping @Sendable (Answer) -> Int,
         build: @escaping @Sendable (MatchSignature) -> Answer
     ) {
         self.compiled = compiled

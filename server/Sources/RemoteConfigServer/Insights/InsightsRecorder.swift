@@ -15,6 +15,16 @@ final class InsightsRecorder: Sendable {
     /// The key of the sample's order (`SampleHash`), the database's, so that every replica samples alike and
     /// nobody outside can tell which instance ids rank first.
     let sampleKey: SipHashKey
+    /// Bytes the samples of every project on every thread hold between flushes, together. Until a project's
+    /// stored sample is full every new instance is a candidate, so without it a fleet of new devices across
+    /// many projects held up to two samples per project per thread: 200 projects, gigabytes. Past it, an
+    /// instance is not sampled this interval (it is counted all the same, and sampled at a later fetch).
+    let sampleBudget: ByteBudget
+    /// Counts the instances the budget turned away (`rc_insights_samples_dropped_total`).
+    private let metrics: ServerMetrics?
+
+    /// The samples' budget by default: 16 MiB, about 70,000 sampled contexts of the fetch body's usual shape.
+    static let defaultSampleBudget = 16 << 20
 
     /// One thread's counts.
     fileprivate final class Shard: Sendable {
@@ -29,6 +39,8 @@ final class InsightsRecorder: Sendable {
             var sample: BottomKSample<PackedContext>
             /// Whether an instance was ever offered to `sample` (the flush writes a sample only then).
             var sampled = false
+            /// What `sample` holds of the recorder's `sampleBudget`.
+            var sampleBytes = 0
 
             init(sampleSize: Int) {
                 sample = BottomKSample(capacity: sampleSize)
@@ -70,10 +82,15 @@ final class InsightsRecorder: Sendable {
     /// Each project's bound from the stored sample (`adopt`): read when a thread first counts the project.
     private let bounds = NIOLockedValueBox<[String: Int64]>([:])
 
-    init(enabled: Bool, sampleSize: Int, sampleKey: SipHashKey) {
+    init(
+        enabled: Bool, sampleSize: Int, sampleKey: SipHashKey,
+        sampleBudget: ByteBudget = ByteBudget(limit: defaultSampleBudget), metrics: ServerMetrics? = nil
+    ) {
         self.enabled = enabled
         self.sampleSize = sampleSize
         self.sampleKey = sampleKey
+        self.sampleBudget = sampleBudget
+        self.metrics = metrics
     }
 
     private var shard: Shard {
@@ -109,13 +126,13 @@ final class InsightsRecorder: Sendable {
                 state.places[project] = place
                 state.last = (project, place)
             }
-            Self.record(
+            record(
                 into: &state.counts[place], hour: hour, context: context, hash: hash, rank: rank, now: now,
                 tally: tally, position: position)
         }
     }
 
-    private static func record(
+    private func record(
         into counts: inout Shard.Project, hour: Int, context: FetchContext, hash: UInt64?, rank: Int64?,
         now: Date, tally: AnswerTally, position: Int?
     ) {
@@ -124,7 +141,28 @@ final class InsightsRecorder: Sendable {
             platform: context.platform, version: context.appVersion, hash: hash, tally: tally, position: position)
         guard let rank, counts.sample.capacity > 0 else { return }
         counts.sampled = true
-        counts.sample.offer(key: rank, context: PackedContext(context, now: now))
+        guard rank <= counts.sample.cutoff else { return }
+        let packed = PackedContext(context, now: now)
+        let previous = counts.sample.entries[rank]
+        let added = packed.bytes - (previous?.bytes ?? 0)
+        guard added <= 0 || sampleBudget.reserve(added) else {
+            metrics?.sampleDropped()
+            return
+        }
+        sampleBudget.release(-added)
+        let held = counts.sample.entries.count
+        counts.sample.offer(key: rank, context: packed)
+        counts.sampleBytes += added
+        // The sample cut itself back to its capacity (once per `sampleSize` new instances): what it let go is
+        // the budget's again.
+        if counts.sample.entries.count < held { Self.settle(&counts, budget: sampleBudget) }
+    }
+
+    /// Makes `counts.sampleBytes` what its sample holds now, giving the difference back to `budget`.
+    private static func settle(_ counts: inout Shard.Project, budget: ByteBudget) {
+        let held = counts.sample.entries.values.reduce(0) { $0 + $1.bytes }
+        budget.release(counts.sampleBytes - held)
+        counts.sampleBytes = held
     }
 
     /// Moves each project's sample bound on every thread to `bounds` (the largest key of the project's full
@@ -143,7 +181,11 @@ final class InsightsRecorder: Sendable {
             shard.state.withLockedValue { state in
                 for (project, bound) in bounds {
                     guard let place = state.places[project] else { continue }
+                    let held = state.counts[place].sample.entries.count
                     state.counts[place].sample.adopt(threshold: bound)
+                    if state.counts[place].sample.entries.count < held {
+                        Self.settle(&state.counts[place], budget: sampleBudget)
+                    }
                 }
             }
         }
@@ -207,6 +249,7 @@ final class InsightsRecorder: Sendable {
                 }
                 converted.trim()
                 part.samples[project] = converted
+                sampleBudget.release(counts.sampleBytes)
             }
             batch.merge(part)
         }

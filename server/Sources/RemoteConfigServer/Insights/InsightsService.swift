@@ -5,8 +5,8 @@ import ServiceLifecycle
 
 /// Adds this server's counts to the database every `interval` and once more at a graceful stop (after the
 /// server stopped answering), and now and then rolls up and deletes old rows (whichever server gets there
-/// first; also with insights off). A flush that fails keeps its counts for the next one; a project's counts are written in one
-/// transaction, so none is written twice.
+/// first; also with insights off). A flush that fails keeps its counts for the next one (not its sampled
+/// instances); a project's counts are written in one transaction, so none is written twice.
 struct InsightsService: Service {
     let recorder: InsightsRecorder
     let store: InsightsStore
@@ -64,6 +64,10 @@ struct InsightsService: Service {
             do {
                 recorder.adopt(try await store.add(part, sampleSize: recorder.sampleSize))
             } catch {
+                // The counts wait for the next flush; the sampled instances do not (a sample is up to
+                // `sampleSize` contexts per project, and the database may stay away for many flushes): they
+                // are sampled again at their next fetch.
+                part.samples = [:]
                 pending.merge(part)
                 logger.warning("insights: could not write the counts of \(project), kept for the next flush: \(error)")
             }

@@ -24,6 +24,20 @@ struct PackedContext: Sendable {
         case appInstanceId, appId, appVersion, appBuild, countryCode, languageCode
     }
 
+    /// About how many bytes a sample holds for this context between flushes (`ByteBudget`): the texts'
+    /// array, the custom signals, and its entry in the sample's table (whose load factor leaves a slot
+    /// or so empty for each one used).
+    var bytes: Int {
+        var bytes = 176 + texts.count
+        for (key, value) in customSignals { bytes += 64 + key.utf8.count + Self.bytes(of: value) }
+        return bytes
+    }
+
+    private static func bytes(of value: SignalValue) -> Int {
+        if case .string(let text) = value { return text.utf8.count }
+        return 8
+    }
+
     /// Packs what a sample keeps of `context`, sent at `now`; texts are cut to `SampledContext.maximumText`
     /// as the stored sample cuts them. One allocation: a sample takes tens of thousands of contexts while it
     /// first fills, on the event loop, and a list of the texts and an array of each one's bytes made it eight.

@@ -198,7 +198,7 @@ final class OFREPAnswers: Sendable {
     /// The serving position of parameter `key`, nil when no such parameter is published.
     func position(of key: Substring) -> Int? { positions[String(key)] }
 
-    /// About how many bytes an evaluation holds (`AnswerBudget`): the flags, their gzip form and one caller
+    /// About how many bytes an evaluation holds (`ByteBudget`): the flags, their gzip form and one caller
     /// origin's bulk body, the heads and fields, its tally.
     static func weigh(_ answer: Answer) -> Int {
         3 * answer.flagsLength + answer.singleTail.readableBytes + 16 * answer.items.count + answer.tally.bytes

@@ -10,6 +10,7 @@ struct OpsController {
     let published: PublishedTemplates
     let metrics: ServerMetrics
     let streams: StreamHub
+    let insights: InsightsRecorder
 
     func addRoutes(to routes: Routes) {
         routes.get("/healthz", use: health)
@@ -33,7 +34,9 @@ struct OpsController {
     }
 
     @Sendable func metricsText(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let bytes = metrics.render(streams: streams.count)
+        let bytes = metrics.render(
+            streams: streams.count,
+            memoryHeld: [("answers", ByteBudget.answers.bytes), ("insights_sample", insights.sampleBudget.bytes)])
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))

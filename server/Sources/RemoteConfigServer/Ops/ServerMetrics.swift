@@ -18,6 +18,7 @@ public final class ServerMetrics: Sendable {
     private let acceptErrors: Counter
     private let storeSyncFailures: Counter
     private let accessLogDrops: Counter
+    private let samplesDropped: Counter
 
     static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "rc", metricName: metric, unitName: unit, helpText: help)
@@ -32,6 +33,9 @@ public final class ServerMetrics: Sendable {
     static var fetches: MetricNameDescriptor { name("fetches", "total", "Fetch answers by state (304s included)") }
     static var storeSyncs: MetricNameDescriptor {
         name("store_syncs", "total", "Store version syncs run by this server, by result")
+    }
+    static var memoryHeld: MetricNameDescriptor {
+        name("memory_held", "bytes", "Bytes held within each of the server's memory budgets, by kind")
     }
     static var publishes: MetricNameDescriptor {
         name("publishes", "total", "Versions published through this server, by update type")
@@ -64,6 +68,10 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "access_log_dropped_lines", "total",
                 "Access-log lines dropped because the log's output was slower than requests arrived"))
+        samplesDropped = registry.makeCounter(
+            descriptor: Self.name(
+                "insights_samples_dropped", "total",
+                "Instances not sampled for impact because the samples held between flushes filled their budget"))
     }
 
     /// The labelled series already made: the registry builds label strings and takes its lock on every
@@ -156,9 +164,15 @@ public final class ServerMetrics: Sendable {
     func databaseError() { databaseErrors.increment() }
     func accessLogDropped(_ lines: Int) { accessLogDrops.increment(by: Int64(lines)) }
 
-    /// The Prometheus text exposition, with gauges read now.
-    func render(streams: Int) -> [UInt8] {
+    func sampleDropped() { samplesDropped.increment() }
+
+    /// The Prometheus text exposition, with gauges read now: open streams, and the bytes each memory budget
+    /// holds (`kind`: `answers`, `insights_sample`).
+    func render(streams: Int, memoryHeld: [(kind: String, bytes: Int)] = []) -> [UInt8] {
         openStreams.set(Double(streams))
+        for (kind, bytes) in memoryHeld {
+            registry.makeGauge(descriptor: Self.memoryHeld, labels: [("kind", kind)]).set(Double(bytes))
+        }
         return registry.emitToBuffer()
     }
 }

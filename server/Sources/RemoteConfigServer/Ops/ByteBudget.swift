@@ -1,9 +1,13 @@
 import Synchronization
 
-/// Bytes of remembered answers across every template of the process (`AnswersBySignature`).
-final class AnswerBudget: Sendable {
-    /// The process's budget: 64 MiB, about 25,000 fetch answers of the realistic template (50 parameters).
-    static let shared = AnswerBudget(limit: 64 << 20)
+/// Bytes that memory of one kind may hold at once, shared by every holder of that kind in the process: the
+/// remembered answers of every template (`AnswersBySignature`), or the sampled contexts every thread holds
+/// between insights flushes (`InsightsRecorder`). What makes the server's memory a sum of budgets rather than
+/// a product of projects, threads and devices (docs/api.md, "Memory").
+final class ByteBudget: Sendable {
+    /// The remembered answers' budget: 64 MiB, about 25,000 fetch answers of the realistic template (50
+    /// parameters), across every project.
+    static let answers = ByteBudget(limit: 64 << 20)
 
     /// Bytes that may be held at once.
     let limit: Int
