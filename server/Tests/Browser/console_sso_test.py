@@ -29,7 +29,7 @@ from provider import Provider  # noqa: E402
 from sso_test import Server, create_project, request  # noqa: E402
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from console_browser import Browser  # noqa: E402
@@ -166,9 +166,14 @@ def nav_links(browser):
 
 
 def rows(browser, table):
-    """The rows of a table as lists of cell texts."""
-    return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "td")]
-            for row in browser.driver.find_elements(By.CSS_SELECTOR, f"{table} tbody tr")]
+    """The rows of a table as lists of cell texts, read again when the page redraws the table while reading."""
+    for _ in range(20):
+        try:
+            return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "td")]
+                    for row in browser.driver.find_elements(By.CSS_SELECTOR, f"{table} tbody tr")]
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    return []
 
 
 # The tests.
