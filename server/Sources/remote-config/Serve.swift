@@ -18,79 +18,56 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(title: "Secrets at rest") var secretsKey: SecretsKeyOptions
 
-    @Option(help: "Address to listen on (RC_HOST; default 127.0.0.1).")
-    var host: String?
+    @Option(help: help("host")) var host: String?
+    @Option(help: help("port")) var port: String?
+    @Option(help: help("data-dir")) var dataDir: String?
+    @Option(help: help("log-level")) var logLevel: String?
+    @Option(help: help("postgres-bin-dir")) var postgresBinDir: String?
+    @Option(help: help("fetch-rate-limit")) var fetchRateLimit: String?
+    @Option(help: help("header-timeout")) var headerTimeout: String?
+    @Option(help: help("idle-timeout")) var idleTimeout: String?
+    @Option(help: help("max-streams")) var maxStreams: String?
+    @Option(help: help("max-streams-per-key")) var maxStreamsPerKey: String?
+    @Option(help: help("cors-origins")) var corsOrigins: String?
+    @Option(help: help("store-lookup-url")) var storeLookupUrl: String?
+    @Option(help: help("insights")) var insights: String?
+    @Option(help: help("insights-flush-interval")) var insightsFlushInterval: String?
+    @Option(help: help("insights-retention-days")) var insightsRetentionDays: String?
+    @Option(help: help("insights-sample-size")) var insightsSampleSize: String?
 
-    @Option(help: "Port to listen on, 0 for any free port (RC_PORT; default 8080).")
-    var port: String?
+    @Flag(help: help("webhooks-allow-private")) var webhooksAllowPrivate = false
 
-    @Option(
-        help: "Folder of the embedded PostgreSQL and the generated admin token (RC_DATA_DIR; default ./.remote-config)."
-    )
-    var dataDir: String?
+    @Option(help: help("public-url")) var publicUrl: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (RC_LOG_LEVEL; default info).")
-    var logLevel: String?
+    @Option(help: help("event-loops")) var eventLoops: String?
 
-    @Option(help: "Folder with initdb, pg_ctl and postgres for the embedded database (RC_POSTGRES_BIN_DIR).")
-    var postgresBinDir: String?
-
-    @Option(help: "Fetches per second allowed per client key, 429 beyond it (RC_FETCH_RATE_LIMIT; default: no limit).")
-    var fetchRateLimit: String?
-
-    @Option(help: "Seconds a connection may take to send a complete request head (RC_HEADER_TIMEOUT; default 30).")
-    var headerTimeout: String?
-
-    @Option(help: "Seconds a keep-alive connection may stay idle between requests (RC_IDLE_TIMEOUT; default 75).")
-    var idleTimeout: String?
-
-    @Option(
-        help: "Streams held at most, 503 beyond (RC_MAX_STREAMS; default 90% of the connections the process can hold).")
-    var maxStreams: String?
-
-    @Option(
-        help: "Streams one client key holds at most, 503 beyond (RC_MAX_STREAMS_PER_KEY; default 90% of --max-streams)."
-    )
-    var maxStreamsPerKey: String?
-
-    @Option(
-        help:
-            "Web origins allowed to call fetch, OFREP and the stream from a browser, comma-separated, or * (RC_CORS_ORIGINS; default none)."
-    )
-    var corsOrigins: String?
-
-    @Option(
-        help:
-            "App Store lookup URL for store sync, called as URL?id=<app id>&country=<cc> (RC_STORE_LOOKUP_URL; default \(ServerConfiguration.appleLookupURL))."
-    )
-    var storeLookupUrl: String?
-
-    @Option(help: "Count client answers for insights and keep the impact sample: on or off (RC_INSIGHTS; default on).")
-    var insights: String?
-
-    @Option(help: "Seconds between writes of this server's insights counts (RC_INSIGHTS_FLUSH_INTERVAL; default 60).")
-    var insightsFlushInterval: String?
-
-    @Option(help: "Days insights are kept (RC_INSIGHTS_RETENTION_DAYS; default 90).")
-    var insightsRetentionDays: String?
-
-    @Option(help: "App instances each project's impact sample keeps (RC_INSIGHTS_SAMPLE_SIZE; default 10000).")
-    var insightsSampleSize: String?
-
-    @Flag(
-        help:
-            "Let webhooks reach loopback, private, link-local, multicast and unspecified addresses (RC_WEBHOOKS_ALLOW_PRIVATE=true)."
-    )
-    var webhooksAllowPrivate = false
-
-    @Option(
-        help:
-            "The address people reach this server at: console links in Slack messages, the sign-in redirect URI (RC_PUBLIC_URL)."
-    )
-    var publicUrl: String?
-
-    @Option(help: "Event loops serving connections (RC_EVENT_LOOPS; default one per core).")
-    var eventLoops: String?
+    /// Each setting given as a flag, by its flag's name (`ServeSetting.configuration` reads the rest from the
+    /// environment).
+    private var given: [String: String] {
+        var given: [String: String?] = [
+            "host": host,
+            "port": port,
+            "data-dir": dataDir,
+            "log-level": logLevel,
+            "postgres-bin-dir": postgresBinDir,
+            "fetch-rate-limit": fetchRateLimit,
+            "header-timeout": headerTimeout,
+            "idle-timeout": idleTimeout,
+            "max-streams": maxStreams,
+            "max-streams-per-key": maxStreamsPerKey,
+            "cors-origins": corsOrigins,
+            "store-lookup-url": storeLookupUrl,
+            "insights": insights,
+            "insights-flush-interval": insightsFlushInterval,
+            "insights-retention-days": insightsRetentionDays,
+            "insights-sample-size": insightsSampleSize,
+            "public-url": publicUrl,
+            "event-loops": eventLoops,
+            "webhooks-allow-private": webhooksAllowPrivate ? "true" : nil,
+        ]
+        given.merge(signIn.given) { flag, _ in flag }
+        return given.compactMapValues { $0 }
+    }
 
     func run() async throws {
         let configuration: ServerConfiguration
@@ -177,123 +154,18 @@ struct Serve: AsyncParsableCommand {
 
     private func makeConfiguration() throws -> ServerConfiguration {
         let environment = ProcessInfo.processInfo.environment
-        var configuration = ServerConfiguration()
-        if let host = host ?? environment["RC_HOST"] { configuration.host = host }
-        if let text = port ?? environment["RC_PORT"] {
-            guard let value = Int(text) else {
-                throw ServerConfiguration.Invalid("--port / RC_PORT: '\(text)' is not a port number")
-            }
-            configuration.port = value
-        }
+        let values = try ServeSetting.configuration(given: given, environment: environment)
+        var configuration = values.configuration
         configuration.databaseURL = options.resolvedDatabaseURL
-        if let dataDir = dataDir ?? environment["RC_DATA_DIR"] { configuration.dataDirectory = dataDir }
-        if let text = logLevel ?? environment["RC_LOG_LEVEL"] {
-            guard let level = Logger.Level(rawValue: text.lowercased()) else {
-                throw ServerConfiguration.Invalid(
-                    "--log-level / RC_LOG_LEVEL: '\(text)' is not one of trace, debug, info, notice, warning, error, critical"
-                )
-            }
-            configuration.logLevel = level
-        }
         configuration.adminToken = environment["RC_ADMIN_TOKEN"]
-        configuration.postgresBinDirectory = postgresBinDir ?? environment["RC_POSTGRES_BIN_DIR"]
-        if let text = fetchRateLimit ?? environment["RC_FETCH_RATE_LIMIT"], !text.isEmpty {
-            guard let rate = Double(text) else {
-                throw ServerConfiguration.Invalid("--fetch-rate-limit / RC_FETCH_RATE_LIMIT: '\(text)' is not a number")
-            }
-            configuration.fetchRateLimit = rate
-        }
-        if let text = headerTimeout ?? environment["RC_HEADER_TIMEOUT"], !text.isEmpty {
-            configuration.headerTimeout = try seconds(text, setting: "--header-timeout / RC_HEADER_TIMEOUT")
-        }
-        if let text = idleTimeout ?? environment["RC_IDLE_TIMEOUT"], !text.isEmpty {
-            configuration.idleTimeout = try seconds(text, setting: "--idle-timeout / RC_IDLE_TIMEOUT")
-        }
-        if let text = maxStreams ?? environment["RC_MAX_STREAMS"], !text.isEmpty {
-            guard let count = Int(text), count > 0 else {
-                throw ServerConfiguration.Invalid(
-                    "--max-streams / RC_MAX_STREAMS: '\(text)' is not a positive whole number")
-            }
-            configuration.maxStreams = count
-        }
-        if let text = maxStreamsPerKey ?? environment["RC_MAX_STREAMS_PER_KEY"], !text.isEmpty {
-            guard let count = Int(text), count > 0 else {
-                throw ServerConfiguration.Invalid(
-                    "--max-streams-per-key / RC_MAX_STREAMS_PER_KEY: '\(text)' is not a positive whole number")
-            }
-            configuration.maxStreamsPerKey = count
-        }
-        if let text = eventLoops ?? environment["RC_EVENT_LOOPS"], !text.isEmpty {
-            guard let count = Int(text), (1...EventLoopCount.maximum).contains(count) else {
-                throw ServerConfiguration.Invalid(
-                    "--event-loops / RC_EVENT_LOOPS: '\(text)' is not a whole number from 1 to \(EventLoopCount.maximum)"
-                )
-            }
-            configuration.eventLoops = count
-        }
-        if let text = corsOrigins ?? environment["RC_CORS_ORIGINS"], !text.isEmpty {
-            configuration.corsOrigins = try CORSPolicy(parsing: text)
-        }
-        if let text = storeLookupUrl ?? environment["RC_STORE_LOOKUP_URL"], !text.isEmpty {
-            configuration.storeLookupURL = text
-        }
-        try readInsights(into: &configuration, environment)
-        let allowPrivate = environment["RC_WEBHOOKS_ALLOW_PRIVATE"]?.lowercased()
-        if let allowPrivate, !["true", "false", "1", "0", ""].contains(allowPrivate) {
-            throw ServerConfiguration.Invalid("RC_WEBHOOKS_ALLOW_PRIVATE: '\(allowPrivate)' is not true or false")
-        }
-        configuration.webhooks.allowPrivate = webhooksAllowPrivate || allowPrivate == "true" || allowPrivate == "1"
-        if let text = publicUrl ?? environment["RC_PUBLIC_URL"], !text.isEmpty {
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                url.host != nil
-            else {
-                throw ServerConfiguration.Invalid("--public-url / RC_PUBLIC_URL: '\(text)' is not an http(s) URL")
-            }
-            configuration.webhooks.publicURL = text
-        }
-        try signIn.apply(to: &configuration, publicURL: configuration.webhooks.publicURL, environment)
+        configuration.signIn = try values.signInSettings(clientSecret: signIn.clientSecret(environment))
         return configuration
     }
 }
 
-extension Serve {
-    fileprivate func readInsights(into configuration: inout ServerConfiguration, _ environment: [String: String])
-        throws
-    {
-        if let text = insights ?? environment["RC_INSIGHTS"], !text.isEmpty {
-            switch text.lowercased() {
-            case "on", "true", "1": configuration.insightsEnabled = true
-            case "off", "false", "0": configuration.insightsEnabled = false
-            default: throw ServerConfiguration.Invalid("--insights / RC_INSIGHTS: '\(text)' is not on or off")
-            }
-        }
-        if let text = insightsFlushInterval ?? environment["RC_INSIGHTS_FLUSH_INTERVAL"], !text.isEmpty {
-            configuration.insightsFlushInterval = try seconds(
-                text, setting: "--insights-flush-interval / RC_INSIGHTS_FLUSH_INTERVAL")
-        }
-        if let text = insightsRetentionDays ?? environment["RC_INSIGHTS_RETENTION_DAYS"], !text.isEmpty {
-            guard let days = Int(text) else {
-                throw ServerConfiguration.Invalid(
-                    "--insights-retention-days / RC_INSIGHTS_RETENTION_DAYS: '\(text)' is not a whole number of days")
-            }
-            configuration.insightsRetentionDays = days
-        }
-        if let text = insightsSampleSize ?? environment["RC_INSIGHTS_SAMPLE_SIZE"], !text.isEmpty {
-            guard let size = Int(text) else {
-                throw ServerConfiguration.Invalid(
-                    "--insights-sample-size / RC_INSIGHTS_SAMPLE_SIZE: '\(text)' is not a whole number")
-            }
-            configuration.insightsSampleSize = size
-        }
-    }
-}
-
-/// A positive number of seconds (decimals allowed), or one line naming the setting.
-private func seconds(_ text: String, setting: String) throws -> Duration {
-    guard let value = Double(text), value > 0, value <= 86_400 else {
-        throw ServerConfiguration.Invalid("\(setting): '\(text)' is not a number of seconds between 0 and 86400")
-    }
-    return .milliseconds(Int64((value * 1000).rounded()))
+/// The help line of the setting `flag`, from `ServeSetting`'s one list.
+func help(_ flag: String) -> ArgumentHelp {
+    ArgumentHelp(ServeSetting.named(flag).help)
 }
 
 /// Parses the URL or fails with one line naming the setting.
