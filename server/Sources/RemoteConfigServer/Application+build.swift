@@ -11,7 +11,7 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
 > {
     let router = Router(context: AppRequestContext.self, options: [.autoGenerateHeadEndpoints])
     // Outermost, so that error answers to an allowed origin carry its CORS headers too.
-    router.add(middleware: CORSMiddleware(policy: environment.cors))
+    router.add(middleware: CORSMiddleware(policy: environment.configuration.corsOrigins))
     // Then, each on its own: the request id, the access-log line and the metrics of the answer the one error
     // mapping (innermost) gives.
     router.add(middleware: RequestIDMiddleware())
@@ -20,107 +20,99 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     router.add(middleware: ErrorMiddleware(routes: table, metrics: environment.metrics))
     let routes = Routes(router: router, table: table)
     let auth = environment.auth
+    let stores = environment.stores
     OpsController(
-        database: environment.database, published: environment.published, metrics: environment.metrics,
+        database: stores.database, published: environment.published, metrics: environment.metrics,
         streams: environment.streams, insights: environment.insightsRecorder
     ).addRoutes(to: routes)
-    ProjectsController(projects: environment.projects, auth: auth).addRoutes(to: routes)
-    APIKeysController(keys: environment.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
+    ProjectsController(projects: stores.projects, auth: auth).addRoutes(to: routes)
+    APIKeysController(keys: stores.keys, clientKeys: environment.clientKeys, auth: auth).addRoutes(to: routes)
     // Client routes take their key as `?key=` too.
     let clientRoutes = routes.accepting(["key"])
     ClientCallController(endpoint: environment.fetch).addRoutes(to: clientRoutes)
     StreamController(endpoint: environment.stream).addRoutes(to: clientRoutes)
     // Project routes share the one access check and the one publish path, injected, as the scheduler gets it.
-    let access = ProjectAccess(auth: auth, projects: environment.projects)
+    let access = ProjectAccess(auth: auth, projects: stores.projects)
     let publishing = environment.publishing
     TemplatesController(
-        templates: environment.templates, drafts: environment.drafts, access: access, publishing: publishing,
+        templates: stores.templates, drafts: stores.drafts, access: access, publishing: publishing,
         heavyWork: environment.heavyWork
     ).addRoutes(to: routes)
     DraftsController(
-        drafts: environment.drafts, templates: environment.templates, access: access, publishing: publishing,
+        drafts: stores.drafts, templates: stores.templates, access: access, publishing: publishing,
         heavyWork: environment.heavyWork
     ).addRoutes(to: routes)
     PreviewController(
-        published: environment.published, templates: environment.templates, drafts: environment.drafts,
+        published: environment.published, templates: stores.templates, drafts: stores.drafts,
         access: access
     ).addRoutes(to: routes)
     ChangeRequestsController(
-        changeRequests: environment.changeRequests, templates: environment.templates, drafts: environment.drafts,
+        changeRequests: stores.changeRequests, templates: stores.templates, drafts: stores.drafts,
         access: access, publishing: publishing, heavyWork: environment.heavyWork
     ).addRoutes(to: routes)
     ImpactController(
-        samples: environment.insightSamples, published: environment.published, templates: environment.templates,
-        drafts: environment.drafts, changeRequests: environment.changeRequests,
+        samples: stores.insightSamples, published: environment.published, templates: stores.templates,
+        drafts: stores.drafts, changeRequests: stores.changeRequests,
         project: { request, context in try await access.project(request, context, .viewer) },
         prepare: { try await TemplateHTTP.prepare($0, on: environment.heavyWork) },
         work: environment.impactWork,
         activeInstances: environment.activeInstances, sampleSize: environment.insightsRecorder.sampleSize,
         logger: Logger(label: "remote-config.impact")
     ).addRoutes(to: routes)
-    AuditLogController(database: environment.database, auth: auth, access: access).addRoutes(to: routes)
+    AuditLogController(database: stores.database, auth: auth, access: access).addRoutes(to: routes)
     ConsoleController(files: .bundled).addRoutes(to: routes)
     SignInController(
-        signIn: environment.signIn, sessions: environment.sessions, auth: auth,
+        signIn: environment.signIn, sessions: stores.sessions, auth: auth,
         secureCookies: environment.signIn?.provider.settings.secureCookies ?? false,
-        tokenSignIn: environment.consoleTokenSignIn,
+        tokenSignIn: environment.configuration.consoleTokenSignIn,
         logger: Logger(label: "remote-config.sign-in")
     ).addRoutes(to: routes)
-    DeviceSignInController(signIn: environment.signIn, sessions: environment.sessions).addRoutes(to: routes)
+    DeviceSignInController(signIn: environment.signIn, sessions: stores.sessions).addRoutes(to: routes)
     LoopbackSignInController(signIn: environment.signIn).addRoutes(to: routes)
     MeController(auth: auth).addRoutes(to: routes)
-    RoleBindingsController(bindings: environment.roleBindings, auth: auth).addRoutes(to: routes)
+    RoleBindingsController(bindings: stores.roleBindings, auth: auth).addRoutes(to: routes)
     UsersController(
-        users: environment.users, sessions: environment.sessions, bindings: environment.roleBindings, auth: auth
+        users: stores.users, sessions: stores.sessions, bindings: stores.roleBindings, auth: auth
     ).addRoutes(to: routes)
-    InsightsController(insights: environment.insights, enabled: environment.insightsEnabled, access: access)
+    InsightsController(insights: stores.insights, enabled: environment.insightsEnabled, access: access)
         .addRoutes(to: routes)
     StoreSyncController(
-        links: environment.storeLinks, templates: environment.templates, sync: environment.storeSync, access: access
+        links: stores.storeLinks, templates: stores.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)
     WebhooksController(
-        webhooks: environment.webhooks, access: access,
-        allowPrivate: environment.webhookSettings.allowPrivate
+        webhooks: stores.webhooks, access: access, allowPrivate: environment.configuration.webhooks.allowPrivate
     ).addRoutes(to: routes)
-    let rollouts = RolloutStore(database: environment.database, ids: environment.rolloutIDs)
-    RolloutsController(rollouts: rollouts, templates: environment.templates, access: access, publishing: publishing)
+    let rollouts = stores.rollouts
+    RolloutsController(rollouts: rollouts, templates: stores.templates, access: access, publishing: publishing)
         .addRoutes(to: routes)
     RolloutHaltHook(rollouts: rollouts, publishing: publishing).addRoutes(to: routes)
     table.serve(from: router)
     return router
 }
 
-/// Builds the application: the router, the database pool as a service, and the start-up work
-/// (bootstrap admin key) that needs the pool running. `secrets` are the database's, prepared before
-/// (`ServerSecrets.prepare`), as a wrong key must stop start-up before anything is served.
+/// Builds the application `configuration` describes on `database`: its stores, its environment, then the
+/// router and the services. `secrets` are the database's, prepared before (`ServerSecrets.prepare`), as a wrong
+/// key must stop start-up before anything is served; `provider` is the discovered sign-in provider.
 public func buildApplication(
     configuration: ServerConfiguration, database: Database, secrets: ServerSecrets, logger: Logger,
     routes: RouteTable = RouteTable(), provider: OIDCProvider? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    var environment = AppEnvironment(
-        database: database, secrets: secrets, logger: logger,
-        streamKeepAliveInterval: configuration.streamKeepAliveInterval,
-        fetchRateLimit: configuration.fetchRateLimit,
-        maxStreams: configuration.maxStreams
-            ?? ConnectionCapacity.defaultMaxStreams(openFiles: ConnectionCapacity.openFilesLimit),
-        maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
-        storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
-        insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize,
-        webhookSettings: configuration.webhooks, provider: provider, sessionMaxAge: configuration.sessionMaxAge,
-        sessionIdleTimeout: configuration.sessionIdleTimeout)
-    environment.consoleTokenSignIn = configuration.consoleTokenSignIn
-    return buildApplication(
-        configuration: configuration, environment: environment, logger: logger, routes: routes,
-        onServerRunning: onServerRunning)
+    let stores = Stores(database: database, secrets: secrets, configuration: configuration)
+    let environment = AppEnvironment(configuration: configuration, stores: stores, logger: logger, provider: provider)
+    return buildApplication(environment, logger: logger, routes: routes, onServerRunning: onServerRunning)
 }
 
-/// Builds the application around an environment the caller keeps (tests reach its stream hub).
+/// Builds the application around an environment the caller keeps (tests reach its stream hub): the router, the
+/// database pool and the background workers as services, and the start-up work (bootstrap admin key) that
+/// needs the pool running.
 public func buildApplication(
-    configuration: ServerConfiguration, environment: AppEnvironment, logger: Logger, routes: RouteTable = RouteTable(),
+    _ environment: AppEnvironment, logger: Logger, routes: RouteTable = RouteTable(),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let database = environment.database
+    let configuration = environment.configuration
+    let stores = environment.stores
+    let database = stores.database
     let router = buildRouter(environment, routes: routes)
     var app = Application(
         responder: ChildTaskResponder(base: router.buildResponder()),
@@ -150,43 +142,49 @@ public func buildApplication(
     app.addServices(
         environment.accessLog, environment.heavyWork, environment.impactWork, database,
         StreamHubService(hub: environment.streams), MemoryReturn(logger: logger))
-    let wakeup = ChangeRequestScheduler.Wakeup()
+    let wakeups = environment.wakeups
     app.addServices(
         EventListener(
             database: database, published: environment.published, clientKeys: environment.clientKeys, logger: logger,
-            interval: configuration.cacheCheckInterval, onScheduled: { wakeup.wake() }))
+            interval: configuration.cacheCheckInterval, wakeups: wakeups))
+    // The background workers, one shape each (`Worker`): what wakes them is in `Wakeups`.
     app.addServices(
-        ChangeRequestScheduler(
-            changeRequests: environment.changeRequests, publishing: environment.publishing, logger: logger,
-            interval: configuration.schedulePollInterval, wakeup: wakeup))
-    // Steps are due within a second of their time on every replica: the scheduler asks at least that often.
+        Worker(
+            work: ChangeRequestScheduler(
+                changeRequests: stores.changeRequests, publishing: environment.publishing, logger: logger),
+            interval: configuration.schedulePollInterval, wakeup: wakeups.changeRequests, logger: logger))
+    // Steps are due within a second of their time on every replica even with a NOTIFY lost: the worker looks at
+    // least that often.
     app.addServices(
-        RolloutScheduler(
-            rollouts: RolloutStore(database: database), publishing: environment.publishing, logger: logger,
-            interval: min(configuration.schedulePollInterval, .seconds(1))))
+        Worker(
+            work: RolloutScheduler(rollouts: stores.rollouts, publishing: environment.publishing, logger: logger),
+            interval: min(configuration.schedulePollInterval, .seconds(1)), wakeup: wakeups.rollouts,
+            logger: logger))
     app.addServices(
-        StoreSyncService(
-            sync: environment.storeSync, pollInterval: configuration.storeSyncPollInterval,
-            doorbell: environment.storeSyncDoorbell))
+        Worker(
+            work: environment.storeSync, interval: configuration.storeSyncPollInterval, wakeup: wakeups.storeSync,
+            logger: logger))
     // After the database: at a graceful stop it runs its last flush after the server stopped answering and
     // before the database pool closes (services stop in the reverse order of their adding).
     app.addServices(
-        InsightsService(
-            recorder: environment.insightsRecorder, store: environment.insights,
-            interval: configuration.insightsFlushInterval, retentionDays: configuration.insightsRetentionDays,
-            logger: logger))
-    let webhooks = environment.webhookSettings
+        Worker(
+            work: environment.insightsFlush, interval: configuration.insightsFlushInterval,
+            wakeup: wakeups.insights, logger: logger))
+    let webhooks = configuration.webhooks
     app.addServices(
-        WebhookDeliverer(
-            store: environment.webhooks,
-            payload: WebhookPayload(templates: environment.templates, publicURL: webhooks.publicURL),
-            client: OutboundHTTPClient(
-                allowPrivate: webhooks.allowPrivate, timeout: webhooks.timeout, userAgent: "remote-config-webhooks"),
-            settings: webhooks, logger: logger))
+        Worker(
+            work: WebhookDeliverer(
+                store: stores.webhooks,
+                payload: WebhookPayload(templates: stores.templates, publicURL: webhooks.publicURL),
+                client: OutboundHTTPClient(
+                    allowPrivate: webhooks.allowPrivate, timeout: webhooks.timeout,
+                    userAgent: "remote-config-webhooks"),
+                settings: webhooks, logger: logger, wakeup: wakeups.webhooks),
+            interval: webhooks.pollInterval, wakeup: wakeups.webhooks, logger: logger))
     app.beforeServerStarts {
-        try await AdminBootstrap(keys: environment.keys, configuration: configuration, logger: logger).run()
+        try await AdminBootstrap(keys: stores.keys, configuration: configuration, logger: logger).run()
         for member in configuration.signIn?.admins ?? [] {
-            try await environment.roleBindings.bootstrapAdmin(member: member)
+            try await stores.roleBindings.bootstrapAdmin(member: member)
         }
         try await environment.published.synchronize()
         try await environment.clientKeys.synchronize()

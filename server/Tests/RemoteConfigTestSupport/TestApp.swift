@@ -31,12 +31,13 @@ public struct TestApp {
 
     /// Runs `body` against an application on the database at `url` (a second run is a restart), writing its
     /// access log to `accessLog` when given (the default is off, at the tests' `warning` level). Its secrets
-    /// key is the suite's (`TestSecrets`) unless `secretsKey` is given.
+    /// key is the suite's (`TestSecrets`) unless `secretsKey` is given; new rollouts draw their ids from
+    /// `rolloutIDs`.
     @discardableResult
     public static func run<T: Sendable>(
         url: DatabaseURL, routes: RouteTable = RouteTable(), live: Bool = false,
         databaseDeadline: Duration = .seconds(5), accessLog: AccessLog? = nil,
-        secretsKey: SecretSealer = TestSecrets.sealer,
+        secretsKey: SecretSealer = TestSecrets.sealer, rolloutIDs: RolloutIDs = .random,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         environment adjust: (inout AppEnvironment) -> Void = { _ in }, _ body: @Sendable (Session) async throws -> T
     ) async throws -> T {
@@ -52,20 +53,13 @@ public struct TestApp {
         configure(&configuration)
         // As `serve` does before it builds the application.
         let secrets = try await TestSecrets.prepare(url, sealer: secretsKey)
+        let stores = Stores(database: database, secrets: secrets, configuration: configuration, rolloutIDs: rolloutIDs)
         var adjusted = AppEnvironment(
-            database: database, secrets: secrets, logger: logger,
-            streamKeepAliveInterval: configuration.streamKeepAliveInterval,
-            fetchRateLimit: configuration.fetchRateLimit, maxStreams: configuration.maxStreams ?? .max,
-            maxStreamsPerKey: configuration.maxStreamsPerKey, cors: configuration.corsOrigins,
-            storeLookupURL: configuration.storeLookupURL, storeLookupTimeout: configuration.storeLookupTimeout,
-            insightsEnabled: configuration.insightsEnabled, insightsSampleSize: configuration.insightsSampleSize,
-            webhookSettings: configuration.webhooks, accessLog: accessLog, sessionMaxAge: configuration.sessionMaxAge,
-            sessionIdleTimeout: configuration.sessionIdleTimeout)
+            configuration: configuration, stores: stores, logger: logger, accessLog: accessLog)
         adjust(&adjusted)
         let environment = adjusted
         let app = PoolFirstApplication(
-            base: buildApplication(
-                configuration: configuration, environment: environment, logger: logger, routes: routes),
+            base: buildApplication(environment, logger: logger, routes: routes),
             database: database)
         return try await app.test(live ? .live : .router) { client in
             try await body(

@@ -4,7 +4,7 @@ import ServiceLifecycle
 
 /// Keeps this server's caches in step with the database: follows the store's events (publishes, keys
 /// created and revoked), re-reads everything after each (re)connect since events sent meanwhile are lost,
-/// and checks periodically as a safety net.
+/// and checks periodically as a safety net; and wakes the background worker an event tells of work.
 struct EventListener: Service {
     let database: Database
     let published: PublishedTemplates
@@ -12,8 +12,9 @@ struct EventListener: Service {
     let logger: Logger
     /// How often the safety-net check runs.
     let interval: Duration
-    /// Called when a change request was scheduled, or events may have been missed (the scheduler looks again).
-    var onScheduled: @Sendable () -> Void = {}
+    /// The background workers that events tell of work: a change request or a rollout step scheduled, a
+    /// webhook delivery queued, on any replica.
+    let wakeups: Wakeups
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -51,11 +52,14 @@ struct EventListener: Service {
     private func handle(_ event: StoreEvent) async {
         switch event {
         case .connected:
-            // Events sent while the listener was away are lost: re-read everything.
-            onScheduled()
+            // Events sent while the listener was away are lost: re-read everything, and let workers look again.
+            wakeups.all()
             await synchronize()
         case .scheduled:
-            onScheduled()
+            wakeups.changeRequests.wake()
+            wakeups.rollouts.wake()
+        case .deliveryQueued:
+            wakeups.webhooks.wake()
         case .published(let project, let version):
             guard version > (published.entry(project)?.version ?? -1) else { return }
             do {

@@ -179,7 +179,7 @@ struct ChangeRequestsController {
         let force = try request.flag("force")
         let done = try await changeRequests.publish(project, id, force: force, actor: key.auditActor)
         // This server's cache takes the version at once; the others hear of it by NOTIFY.
-        _ = try await publishing.run { done.version }
+        await publishing.announce(done.version)
         return try JSONResponse.make(try ChangeRequestJSON.body(done.request))
     }
 

@@ -255,12 +255,4 @@ final class InsightsRecorder: Sendable {
         }
         return batch
     }
-
-    /// Takes every thread's counts so far (each thread starts afresh), added up.
-    func drain() -> InsightsBatch {
-        var taken = take()
-        var batch = InsightsBatch()
-        for project in taken.projects { batch.merge(self.batch(of: project, from: &taken)) }
-        return batch
-    }
 }

@@ -32,7 +32,7 @@ struct RolloutHaltHook {
             if read >= Self.bodyLimit { break }
         }
         let change = try await rollouts.halt(id, token: token)
-        if let version = change.version { _ = try await publishing.run { version } }
+        if let version = change.version { await publishing.announce(version) }
         let version = change.version?.versionNumber ?? change.rollout.endVersion
         return try JSONResponse.make(
             RolloutHaltAnswer(

@@ -34,7 +34,7 @@ struct RolloutsController {
         let published = try RemoteConfigTemplate(json: Array((latest?.templateJSON ?? "{}").utf8))
         try RolloutCreateBody.check(plan, against: published)
         let created = try await rollouts.create(project, plan, actor: key.auditActor)
-        if let version = created.version { _ = try await publishing.run { version } }
+        if let version = created.version { await publishing.announce(version) }
         return try JSONResponse.make(
             RolloutWire.body(created.rollout, haltToken: created.haltToken), status: .created)
     }
@@ -100,7 +100,7 @@ struct RolloutsController {
         } catch StoreError.notFound(_, nil) {
             throw Self.notFound(project, id)
         }
-        if let version = change.version { _ = try await publishing.run { version } }
+        if let version = change.version { await publishing.announce(version) }
         return try JSONResponse.make(RolloutWire.body(change.rollout))
     }
 

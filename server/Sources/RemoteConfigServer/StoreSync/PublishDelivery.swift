@@ -13,9 +13,8 @@ struct PublishDelivery: StoreSyncDelivery {
             templateJSON: change.prepared.storedJSON, expectedVersion: change.baseVersion,
             updateType: "INCREMENTAL_UPDATE", updateUser: change.actor.updateUser, updateOrigin: "STORE_SYNC",
             description: change.description)
-        let stored = try await publishing.run(change.prepared) {
-            try await links.publish(change.claim, request, actor: change.actor)
-        }
+        let stored = try await links.publish(change.claim, request, actor: change.actor)
+        await publishing.announce(stored, prepared: change.prepared)
         return .published(stored)
     }
 }

@@ -17,8 +17,8 @@ struct StoreSync: Sendable {
     /// Where a large template's sync is decoded and compiled.
     let heavyWork: HeavyWork
     let logger: Logger
-    /// Rings the background loop (`StoreSyncService`) so a link saved just now is synced without waiting.
-    let doorbell: AsyncStream<Void>.Continuation
+    /// Wakes its background worker so a link saved just now is synced without waiting.
+    let wakeup: Wakeup
 
     /// Who background syncs are recorded as (audit actor, `updateUser`).
     static let serverActor = AuditActor(keyId: nil, displayName: "store sync")
@@ -35,11 +35,11 @@ struct StoreSync: Sendable {
     var lease: Duration { lookup.timeout + .seconds(60) }
 
     /// Asks the background loop to look for due links now.
-    func wake() { doorbell.yield() }
+    func wake() { wakeup.wake() }
 
     /// Starts a sync in `group` for every link that is due and not held by another replica, while fewer than
-    /// `concurrentSyncs` run; each one that ends rings the doorbell, so a backlog is worked through as slots free.
-    func syncDue(in group: inout DiscardingTaskGroup) async {
+    /// `concurrentSyncs` run; each one that ends wakes the worker, so a backlog is worked through as slots free.
+    func syncDue(in group: inout DiscardingTaskGroup) async throws {
         do {
             while !Task.isCancelled, takeSlot() {
                 guard let claim = try await links.claimDue(lease: lease) else {
@@ -60,7 +60,7 @@ struct StoreSync: Sendable {
             }
         } catch {
             releaseSlot()
-            logger.debug("store sync: could not look for due links: \(error)")
+            throw error
         }
     }
 

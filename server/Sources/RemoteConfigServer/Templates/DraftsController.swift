@@ -85,12 +85,11 @@ struct DraftsController {
         let prepared = try await TemplateHTTP.prepare(ByteBuffer(string: draft.templateJSON), on: heavyWork) {
             $0.extra["baseVersionNumber"] = nil
         }
-        let stored = try await publishing.run(prepared) {
-            try await drafts.publish(
-                project, revision: draft.revision, templateJSON: prepared.storedJSON, force: force,
-                description: body.description, origin: TemplatesController.origin(body.updateOrigin),
-                actor: key.auditActor)
-        }
+        let stored = try await drafts.publish(
+            project, revision: draft.revision, templateJSON: prepared.storedJSON, force: force,
+            description: body.description, origin: TemplatesController.origin(body.updateOrigin),
+            actor: key.auditActor)
+        await publishing.announce(stored, prepared: prepared)
         return try TemplateHTTP.response(for: stored)
     }
 

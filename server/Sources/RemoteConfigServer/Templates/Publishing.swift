@@ -8,19 +8,16 @@ struct Publishing: Sendable {
     let published: PublishedTemplates
     let metrics: ServerMetrics
 
-    /// Runs a publish, then counts and installs it; `prepared` is what the publish validated and compiled (nil:
-    /// compile the stored JSON). Its compiled form is used only when the store kept exactly its JSON: a publish
-    /// may store less than was sent (a halted rollout's condition dropped), and apps get what was stored.
-    func run(_ prepared: PreparedTemplate? = nil, _ body: () async throws -> StoredVersion) async throws
-        -> StoredVersion
-    {
-        let stored = try await body()
+    /// Counts and installs `stored`, a version just published; `prepared` is what the publish validated and
+    /// compiled (nil: compile the stored JSON). Its compiled form is used only when the store kept exactly its
+    /// JSON: a publish may store less than was sent (a halted rollout's condition dropped), and apps get what was
+    /// stored.
+    func announce(_ stored: StoredVersion, prepared: PreparedTemplate? = nil) async {
         metrics.publish(updateType: stored.updateType)
         if let prepared, prepared.storedJSON == stored.templateJSON {
             published.install(project: stored.project, version: stored.versionNumber, compiled: prepared.compiled)
         } else {
             await published.install(stored)
         }
-        return stored
     }
 }

@@ -72,9 +72,8 @@ struct TemplatesController {
             object["version"] = nil
             return TemplateHTTP.response(object, etag: TemplateHTTP.etag(project: project, version: latest))
         }
-        let stored = try await publishing.run(prepared) {
-            try await templates.publish(project, publishRequest, actor: key.auditActor)
-        }
+        let stored = try await templates.publish(project, publishRequest, actor: key.auditActor)
+        await publishing.announce(stored, prepared: prepared)
         return try TemplateHTTP.response(for: stored)
     }
 
@@ -113,9 +112,8 @@ struct TemplatesController {
             templateJSON: source.templateJSON, expectedVersion: nil, updateType: "ROLLBACK",
             updateUser: key.auditActor.updateUser, updateOrigin: Self.origin(body.updateOrigin),
             description: "Rollback to version \(number)", rollbackSource: number)
-        let stored = try await publishing.run {
-            try await templates.publish(project, publishRequest, actor: key.auditActor)
-        }
+        let stored = try await templates.publish(project, publishRequest, actor: key.auditActor)
+        await publishing.announce(stored)
         return try TemplateHTTP.response(for: stored)
     }
 

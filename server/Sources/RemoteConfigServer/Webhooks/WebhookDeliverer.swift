@@ -1,16 +1,20 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import RemoteConfigStore
-import ServiceLifecycle
 
-/// Sends the outbox's deliveries; runs on every server, and servers share the work through the database's
-/// claims and leases (see `WebhookStore.claim`).
-struct WebhookDeliverer: Service {
+/// Sends the outbox's deliveries (a `Worker`); runs on every server, and servers share the work through the
+/// database's claims and leases (see `WebhookStore.claim`). It looks for work at each poll, when a delivery was
+/// queued on any replica (the store's NOTIFY), and when one of its attempts ended (the webhook's next delivery
+/// may be due now).
+struct WebhookDeliverer: BackgroundWork {
     let store: WebhookStore
     let payload: WebhookPayload
     let client: OutboundHTTPClient
     let settings: WebhookSettings
     let logger: Logger
+    /// Woken when an attempt ends.
+    let wakeup: Wakeup
 
     /// At most this many attempts are in flight on one server: each holds a connection for up to the attempt
     /// deadline, so their number is bounded; below it, a receiver that hangs holds only its own slot.
@@ -18,53 +22,48 @@ struct WebhookDeliverer: Service {
     /// At most this many deliveries are claimed by one query.
     static let claimBatch = 32
 
-    /// What ends a wait in `run`: an attempt, or the poll interval.
-    private enum Wake: Sendable {
-        case attempted
-        case tick
+    /// Attempts in flight, and when the outbox was last pruned (shared by every copy of this value).
+    private let state = NIOLockedValueBox((inFlight: 0, pruned: ContinuousClock.Instant?.none))
+
+    init(
+        store: WebhookStore, payload: WebhookPayload, client: OutboundHTTPClient, settings: WebhookSettings,
+        logger: Logger, wakeup: Wakeup
+    ) {
+        self.store = store
+        self.payload = payload
+        self.client = client
+        self.settings = settings
+        self.logger = logger
+        self.wakeup = wakeup
     }
 
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            // Attempts run side by side and nobody waits for the slowest: deliveries to different webhooks are
-            // independent. (The claim hands out only the oldest pending delivery of each webhook, leased while
-            // it is in flight, so one webhook's deliveries still go one at a time, in order.)
-            await withTaskGroup(of: Wake.self) { group in
-                var inFlight = 0
-                var ticking = false
-                var pruned: ContinuousClock.Instant?
-                while !Task.isCancelled {
-                    if pruned.map({ ContinuousClock.now - $0 >= settings.pruneInterval }) ?? true {
-                        await prune()
-                        pruned = .now
-                    }
-                    let room = Self.maximumInFlight - inFlight
-                    if room > 0 {
-                        for delivery in await claim(limit: min(Self.claimBatch, room)) {
-                            inFlight += 1
-                            group.addTask {
-                                await attempt(delivery)
-                                return .attempted
-                            }
-                        }
-                    }
-                    if !ticking {
-                        ticking = true
-                        group.addTask {
-                            try? await Task.sleep(for: settings.pollInterval)
-                            return .tick
-                        }
-                    }
-                    // Claim again when an attempt ends (the webhook's next delivery may be due now) or at the next
-                    // poll, whichever comes first.
-                    switch await group.next() {
-                    case .attempted: inFlight -= 1
-                    case .tick: ticking = false
-                    case nil: return
-                    }
-                }
+    var name: String { "webhooks" }
+
+    /// Prunes when it is time, then claims what fits in the free slots. Attempts run beside the worker and nobody
+    /// waits for the slowest: deliveries to different webhooks are independent. (The claim hands out only the
+    /// oldest pending delivery of each webhook, leased while it is in flight, so one webhook's deliveries still go
+    /// one at a time, in order.)
+    func round(beside: inout DiscardingTaskGroup) async throws -> Duration? {
+        let pruneDue = state.withLockedValue { state in
+            guard state.pruned.map({ ContinuousClock.now - $0 >= settings.pruneInterval }) ?? true else {
+                return false
+            }
+            state.pruned = .now
+            return true
+        }
+        if pruneDue { await prune() }
+        let room = Self.maximumInFlight - state.withLockedValue { $0.inFlight }
+        guard room > 0 else { return nil }
+        let claimed = try await store.claim(limit: min(Self.claimBatch, room), lease: settings.lease)
+        state.withLockedValue { $0.inFlight += claimed.count }
+        for delivery in claimed {
+            beside.addTask {
+                await attempt(delivery)
+                state.withLockedValue { $0.inFlight -= 1 }
+                wakeup.wake()
             }
         }
+        return nil
     }
 
     /// Forgets finished deliveries past keeping; every server does it, and doing it twice deletes nothing twice.
@@ -82,16 +81,6 @@ struct WebhookDeliverer: Service {
             }
         } catch {
             logger.warning("webhooks: could not prune the outbox: \(error)")
-        }
-    }
-
-    /// Claims up to `limit` due deliveries; none when the database cannot be reached (the next poll tries again).
-    func claim(limit: Int) async -> [ClaimedDelivery] {
-        do {
-            return try await store.claim(limit: limit, lease: settings.lease)
-        } catch {
-            logger.warning("webhooks: could not claim deliveries: \(error)")
-            return []
         }
     }
 

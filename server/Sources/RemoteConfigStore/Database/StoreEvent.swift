@@ -10,8 +10,10 @@ public enum StoreEvent: Sendable, Equatable {
     case keyCreated(id: String)
     /// A key was revoked.
     case revoked(keyID: String)
-    /// A change request of `project` is now waiting for its publish time: schedulers look again.
+    /// A change request or a rollout step of `project` is now waiting for its time: schedulers look again.
     case scheduled(project: String)
+    /// Webhook deliveries of `project` were queued: deliverers look for work now, not at their next poll.
+    case deliveryQueued(project: String)
     /// The listening connection was (re)established. Events sent while it was down are lost, so whoever
     /// keeps caches re-reads them now.
     case connected
@@ -19,13 +21,15 @@ public enum StoreEvent: Sendable, Equatable {
     /// The NOTIFY channel.
     static let channel = "rc_events"
 
-    /// The NOTIFY payload (`publish <project> <version>`, `key <id>`, `revoke <id>`, `schedule <project>`).
+    /// The NOTIFY payload (`publish <project> <version>`, `key <id>`, `revoke <id>`, `schedule <project>`,
+    /// `deliver <project>`).
     var payload: String? {
         switch self {
         case .published(let project, let version): "publish \(project) \(version)"
         case .keyCreated(let id): "key \(id)"
         case .revoked(let id): "revoke \(id)"
         case .scheduled(let project): "schedule \(project)"
+        case .deliveryQueued(let project): "deliver \(project)"
         case .connected: nil
         }
     }
@@ -40,6 +44,7 @@ public enum StoreEvent: Sendable, Equatable {
         case "key" where parts.count == 2: self = .keyCreated(id: String(parts[1]))
         case "revoke" where parts.count == 2: self = .revoked(keyID: String(parts[1]))
         case "schedule" where parts.count == 2: self = .scheduled(project: String(parts[1]))
+        case "deliver" where parts.count == 2: self = .deliveryQueued(project: String(parts[1]))
         default: return nil
         }
     }

@@ -119,6 +119,8 @@ extension RolloutStore {
                 next_step_at = CASE WHEN \(isLast) THEN NULL ELSE now() + make_interval(secs => \(hold)) END
             WHERE rollout_id = \(rollout.id)
             """, logger: logger)
+        // Every replica's scheduler learns of the next step's time now, not at its next poll.
+        if !isLast { try await StoreEvent.scheduled(project: rollout.project).notify(on: connection, logger: logger) }
         try await AuditLog.append(
             on: connection, project: rollout.project, actor: actor, action: "rollout.step",
             detail: [

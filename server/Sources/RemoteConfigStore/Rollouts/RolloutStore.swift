@@ -149,6 +149,7 @@ public struct RolloutStore: Sendable {
                     hold_remaining = NULL, updated_at = now()
                 WHERE rollout_id = \(id)
                 """, logger: logger)
+            try await StoreEvent.scheduled(project: project).notify(on: connection, logger: logger)
             var detail = ["rollout": Rollout.name(id)]
             if let version { detail["versionNumber"] = String(version.versionNumber) }
             try await AuditLog.append(

@@ -116,15 +116,22 @@ public struct WebhookStore: Sendable {
         _ project: String, type: String, actor: AuditActor, dataJSON: String, on connection: PostgresConnection,
         logger: Logger
     ) async throws {
+        // Deliverers on every replica are told (`deliver <project>`) only when something was queued, in the same
+        // statement, so a change to a project without webhooks costs no notification.
+        let wake = StoreEvent.deliveryQueued(project: project).payload ?? ""
         try await connection.query(
             """
-            INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key, actor_name,
-                data, actor_user, actor_email)
-            SELECT gen_random_uuid()::text, webhook_id, project_id, \(type), \(actor.keyId), \(actor.displayName),
-                \(dataJSON)::json, \(actor.userId), \(actor.email)
-            FROM webhooks
-            WHERE project_id = \(project) AND enabled AND (\(type) = ANY (events) OR '*' = ANY (events))
-            ORDER BY webhook_id
+            WITH queued AS (
+                INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key,
+                    actor_name, data, actor_user, actor_email)
+                SELECT gen_random_uuid()::text, webhook_id, project_id, \(type), \(actor.keyId),
+                    \(actor.displayName), \(dataJSON)::json, \(actor.userId), \(actor.email)
+                FROM webhooks
+                WHERE project_id = \(project) AND enabled AND (\(type) = ANY (events) OR '*' = ANY (events))
+                ORDER BY webhook_id
+                RETURNING 1
+            )
+            SELECT pg_notify(\(StoreEvent.channel), \(wake)) FROM (SELECT 1 FROM queued LIMIT 1) AS any_queued
             """, logger: logger)
     }
 
@@ -145,6 +152,7 @@ public struct WebhookStore: Sendable {
             var delivery: String?
             for try await made in rows.decode(String.self) { delivery = made }
             guard let delivery else { return nil }
+            try await StoreEvent.deliveryQueued(project: project).notify(on: connection, logger: logger)
             try await AuditLog.append(
                 on: connection, project: project, actor: actor, action: "webhook.test",
                 detail: ["webhook": "webhooks/\(id)", "delivery": delivery], logger: logger)

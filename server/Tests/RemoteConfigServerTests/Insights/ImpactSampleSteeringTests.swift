@@ -89,7 +89,7 @@ import Testing
             #expect(stored.first { $0.id == "before-0" }?.version == "2.1.0")
             for (id, hash, _) in stored {
                 #expect(hash != Int64(bitPattern: InstanceHash.of(id)), "\(id) kept its public hash")
-                #expect(hash == SampleHash.of(id, key: app.environment.secrets.sampleKey))
+                #expect(hash == SampleHash.of(id, key: app.environment.stores.secrets.sampleKey))
             }
         }
     }

@@ -29,7 +29,7 @@ import Testing
             recorder.record(
                 project: project, context: Self.context(instance, "1.0.0"), now: Self.at(hour), tally: .empty)
         }
-        let batch = recorder.drain()
+        let batch = recorder.takenBatch()
         func answers(_ project: String, _ hour: Int) -> Int? {
             batch.counts[InsightsBatch.Key(project: project, hour: hour)]?.versions.values.reduce(0) { $0 + $1.answers }
         }
@@ -45,13 +45,13 @@ import Testing
         #expect(batch.samples["shop"]?.entries.count == 4)
 
         // Nothing since: no counts, and no sample rows to write.
-        let again = recorder.drain()
+        let again = recorder.takenBatch()
         #expect(again.counts.isEmpty)
         #expect(again.isEmpty)
         // Counting goes on after a flush, in the hour it was in.
         recorder.record(
             project: "shop", context: Self.context("e", "1.0.0"), now: Self.at(Self.hour + 1), tally: .empty)
-        let third = recorder.drain()
+        let third = recorder.takenBatch()
         #expect(third.counts.keys.map(\.hour) == [Self.hour + 1])
         #expect(third.samples["shop"]?.entries.count == 1)
     }
@@ -59,6 +59,6 @@ import Testing
     @Test func offCountsNothing() {
         let recorder = InsightsRecorder(enabled: false, sampleSize: 100, sampleKey: SipHashKey(k0: 1, k1: 2))
         recorder.record(project: "shop", context: Self.context("a", "1.0.0"), now: Self.at(Self.hour), tally: .empty)
-        #expect(recorder.drain().projects.isEmpty)
+        #expect(recorder.takenBatch().projects.isEmpty)
     }
 }

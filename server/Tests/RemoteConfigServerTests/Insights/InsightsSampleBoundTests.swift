@@ -29,7 +29,7 @@ import Testing
 
     /// An instance's rank in the sample of `app`'s database (keyed by its sample key).
     static func rank(_ app: TestApp.Session) -> @Sendable (String) -> Int64 {
-        let key = app.environment.secrets.sampleKey
+        let key = app.environment.stores.secrets.sampleKey
         return { SampleHash.of($0, key: key) }
     }
 
@@ -80,9 +80,9 @@ import Testing
             let above = Self.device("new", above: true, bound, rank)
             let below = Self.device("new", above: false, bound, rank)
             try await Self.fetch(second, key, [above, below])
-            let held = second.environment.insightsRecorder.drain()
+            let held = second.environment.insightsRecorder.takenBatch()
             #expect(held.samples["shop-app"].map { Set($0.entries.keys) } == [rank(below)])
-            try await second.environment.insights.add(held, sampleSize: Self.size)
+            try await second.environment.stores.insights.add(held, sampleSize: Self.size)
             let expected = Array((fleet + [above, below]).map(rank).sorted().prefix(Self.size))
             #expect(try await Self.stored(second.database) == expected)
         }
@@ -96,7 +96,8 @@ import Testing
             try await app.environment.flushInsights()
             try SetupFailure.unless(try await Self.stored(app.database).count == Self.size, "the sample did not fill")
             // Three days on, with a one-day retention: every stored instance is one not seen since.
-            try await app.environment.insights.maintain(retentionDays: 1, now: Date().addingTimeInterval(3 * 86_400))
+            try await app.environment.stores.insights.maintain(
+                retentionDays: 1, now: Date().addingTimeInterval(3 * 86_400))
             #expect(try await Self.stored(app.database).isEmpty)
             // The next flush finds the stored sample no longer full, and the server takes every instance again.
             try await app.environment.flushInsights()

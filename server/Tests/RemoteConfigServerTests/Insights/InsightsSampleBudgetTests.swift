@@ -26,7 +26,7 @@ import Testing
                 project: "tenant-\(index % 50)", context: Self.device(index), now: Self.now, tally: .empty)
             #expect(budget.bytes <= budget.limit)
         }
-        let batch = recorder.drain()
+        let batch = recorder.takenBatch()
         let sampled = batch.samples.values.reduce(0) { $0 + $1.entries.count }
         // 5,000 contexts of about 250 bytes do not fit in 64 KB: some are sampled, not all.
         #expect(sampled > 100)
@@ -39,7 +39,7 @@ import Testing
         // What the flush took is the budget's again, and sampling goes on.
         #expect(budget.bytes == 0)
         recorder.record(project: "tenant-0", context: Self.device(5_000), now: Self.now, tally: .empty)
-        #expect(recorder.drain().samples["tenant-0"]?.entries.count == 1)
+        #expect(recorder.takenBatch().samples["tenant-0"]?.entries.count == 1)
         #expect(budget.bytes == 0)
     }
 
@@ -56,6 +56,6 @@ import Testing
         recorder.adopt(["shop": .min])
         // A stored sample whose bound is below every rank: nothing held can enter it, and nothing is held.
         #expect(budget.bytes == 0)
-        #expect(recorder.drain().samples["shop"]?.entries.isEmpty ?? true)
+        #expect(recorder.takenBatch().samples["shop"]?.entries.isEmpty ?? true)
     }
 }

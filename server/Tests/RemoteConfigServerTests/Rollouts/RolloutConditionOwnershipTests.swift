@@ -151,7 +151,7 @@ import Testing
 
     @Test func creatingARolloutWhoseConditionNameExistsIsRefusedAndStoresNothing() async throws {
         let url = try await TestClusterURL.make()
-        try await TestApp.run(url: url, environment: RolloutFixture.drawing(4242)) { app in
+        try await TestApp.run(url: url, rolloutIDs: RolloutFixture.drawing(4242)) { app in
             _ = try await RolloutFixture.setUp(app)
             // Only someone who knew the id could have put it there.
             #expect(

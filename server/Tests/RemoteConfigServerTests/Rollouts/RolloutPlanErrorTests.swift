@@ -44,7 +44,7 @@ import Testing
     /// Runs `body` against an application whose every new rollout draws the id 77.
     static func run(_ body: @Sendable (TestApp.Session) async throws -> Void) async throws {
         let url = try await TestClusterURL.make()
-        try await TestApp.run(url: url, environment: RolloutFixture.drawing(77), body)
+        try await TestApp.run(url: url, rolloutIDs: RolloutFixture.drawing(77), body)
     }
 
     @Test(arguments: cases)

@@ -123,7 +123,7 @@ import Testing
             #expect(try await Self.storedSecrets(url).count == 1)
             // Restarted with the new key, the webhook signs with the secret it had.
             try await TestApp.run(url: url, secretsKey: newKey) { restarted in
-                let webhook = try await restarted.environment.webhooks.get(WebhookFixture.project, id)
+                let webhook = try await restarted.environment.stores.webhooks.get(WebhookFixture.project, id)
                 #expect(webhook?.activeSecrets == [secret])
             }
         }
@@ -162,11 +162,11 @@ import Testing
 
     @Test func theImpactSamplesKeyIsSealedAndTheSameForEveryServerOfTheDatabase() async throws {
         let url = try await TestClusterURL.make()
-        let first = try await TestApp.run(url: url) { $0.environment.secrets.sampleKey }
-        let second = try await TestApp.run(url: url) { $0.environment.secrets.sampleKey }
+        let first = try await TestApp.run(url: url) { $0.environment.stores.secrets.sampleKey }
+        let second = try await TestApp.run(url: url) { $0.environment.stores.secrets.sampleKey }
         #expect(first == second)
         let elsewhere = try await TestApp.run(url: try await TestClusterURL.make()) {
-            $0.environment.secrets.sampleKey
+            $0.environment.stores.secrets.sampleKey
         }
         #expect(elsewhere != first, "each database makes its own")
         let dump = try Self.dump(url)
