@@ -59,12 +59,12 @@ import Testing
 
             var query = VersionQuery()
             query.pageSize = 2
-            #expect(try await templates.list("shop-app", query).map(\.versionNumber).prefix(2) == [3, 2])
+            #expect(try await templates.list("shop-app", query).items.map(\.versionNumber).prefix(2) == [3, 2])
             query.before = 2
-            #expect(try await templates.list("shop-app", query).map(\.versionNumber) == [1])
+            #expect(try await templates.list("shop-app", query).items.map(\.versionNumber) == [1])
 
             // Every publish is audited with the acting key, in the same transaction.
-            let events = try await AuditLog.list("shop-app", before: nil, limit: 10, database: database)
+            let events = try await AuditLog.list("shop-app", before: nil, limit: 10, database: database).items
             #expect(events.filter { $0.action == "template.publish" }.count == 3)
             #expect(events.first?.actorKey == "apiKeys/k1")
         }

@@ -108,7 +108,7 @@ import Testing
                     retryAfter: .seconds(3600), giveUpAfter: .seconds(60))
                 var states: [WebhookDelivery?] = []
                 for claim in next {
-                    let found = try await store.deliveries("shop-app", claim.webhook.id, before: nil, limit: 10)
+                    let found = try await store.deliveries("shop-app", claim.webhook.id, before: nil, limit: 10).items
                     states.append(found.first { $0.id == claim.id })
                 }
                 #expect(states[0]?.state == .pending)

@@ -43,21 +43,23 @@ public struct TemplateStore: Sendable {
         }
     }
 
-    /// Versions newest first, filtered; one more than `pageSize` is not read.
-    public func list(_ project: String, _ query: VersionQuery) async throws -> [StoredVersion] {
-        try await database.run { client in
-            let before = query.before ?? Int64.max
-            let end = query.endVersionNumber ?? Int64.max
-            let start = query.startTime ?? Date.distantPast
-            let until = query.endTime ?? Date.distantFuture
-            let rows = try await client.query(
-                """
-                SELECT \(unescaped: Self.columns) FROM template_versions v
-                WHERE v.project_id = \(project) AND v.version_number < \(before) AND v.version_number <= \(end)
-                  AND v.update_time >= \(start) AND v.update_time < \(until)
-                ORDER BY v.version_number DESC LIMIT \(query.pageSize)
-                """)
-            return try await Self.decode(rows)
+    /// One page of versions newest first, filtered by `query`; the token is the last version number shown.
+    public func list(_ project: String, _ query: VersionQuery) async throws -> Page<StoredVersion> {
+        try await Page.read(size: query.pageSize, token: \.versionNumber) { limit in
+            try await database.run { client in
+                let before = query.before ?? Int64.max
+                let end = query.endVersionNumber ?? Int64.max
+                let start = query.startTime ?? Date.distantPast
+                let until = query.endTime ?? Date.distantFuture
+                let rows = try await client.query(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM template_versions v
+                    WHERE v.project_id = \(project) AND v.version_number < \(before) AND v.version_number <= \(end)
+                      AND v.update_time >= \(start) AND v.update_time < \(until)
+                    ORDER BY v.version_number DESC LIMIT \(limit)
+                    """)
+                return try await Self.decode(rows)
+            }
         }
     }
 
