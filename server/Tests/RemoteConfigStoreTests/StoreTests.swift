@@ -15,7 +15,7 @@ import Testing
         try await templates.publish(
             project,
             PublishRequest(
-                templateJSON: json, expectedVersion: expected, updateType: "INCREMENTAL_UPDATE", updateUser: "tester"),
+                templateJSON: json, expectedVersion: expected, updateType: .incrementalUpdate, updateUser: "tester"),
             actor: actor)
     }
 
@@ -108,7 +108,7 @@ import Testing
             let published = try await drafts.publish(
                 "shop-app", revision: resaved.revision, templateJSON: Self.template, force: true,
                 description: "from the draft", actor: Self.actor)
-            #expect(published.versionNumber == 3 && published.updateType == "FORCED_UPDATE")
+            #expect(published.versionNumber == 3 && published.updateType.rawValue == "FORCED_UPDATE")
             #expect(try await drafts.get("shop-app") == nil)
             await #expect {
                 try await drafts.delete("shop-app", actor: Self.actor)

@@ -15,7 +15,7 @@ struct Publishing: Sendable {
         -> StoredVersion
     {
         let stored = try await body()
-        metrics.publish(updateType: stored.updateType)
+        metrics.publish(updateType: stored.updateType.rawValue)
         if let prepared, prepared.storedJSON == stored.templateJSON {
             published.install(project: stored.project, version: stored.versionNumber, compiled: prepared.compiled)
         } else {

@@ -158,8 +158,8 @@ enum TemplateHTTP {
     static func versionInfo(_ stored: StoredVersion) -> TemplateVersionInfo {
         TemplateVersionInfo(
             versionNumber: String(stored.versionNumber), updateTime: JSONResponse.timestamp(stored.updateTime),
-            updateUser: .init(email: stored.updateUser), updateOrigin: stored.updateOrigin,
-            updateType: stored.updateType, description: stored.description.isEmpty ? nil : stored.description,
+            updateUser: .init(email: stored.updateUser), updateOrigin: stored.updateOrigin.rawValue,
+            updateType: stored.updateType.rawValue, description: stored.description.isEmpty ? nil : stored.description,
             rollbackSource: stored.rollbackSource.map { String($0) })
     }
 

@@ -58,7 +58,7 @@ struct TemplatesController {
         }
         let publishRequest = PublishRequest(
             templateJSON: prepared.storedJSON, expectedVersion: expected,
-            updateType: expected == nil ? "FORCED_UPDATE" : "INCREMENTAL_UPDATE", updateUser: key.auditActor.updateUser,
+            updateType: expected == nil ? .forcedUpdate : .incrementalUpdate, updateUser: key.auditActor.updateUser,
             updateOrigin: Self.origin(template.version?.updateOrigin), description: template.version?.description ?? "")
 
         if try request.flag("validateOnly") {
@@ -105,7 +105,7 @@ struct TemplatesController {
             throw APIError.notFound("version \(number) of \(project) not found")
         }
         let publishRequest = PublishRequest(
-            templateJSON: source.templateJSON, expectedVersion: nil, updateType: "ROLLBACK",
+            templateJSON: source.templateJSON, expectedVersion: nil, updateType: .rollback,
             updateUser: key.auditActor.updateUser, updateOrigin: Self.origin(body.updateOrigin),
             description: "Rollback to version \(number)", rollbackSource: number)
         let stored = try await publishing.run {
@@ -115,8 +115,9 @@ struct TemplatesController {
     }
 
     /// The `updateOrigin` a request may claim (`CONSOLE`, `CLI`); anything else is `REST_API`.
-    static func origin(_ claimed: String?) -> String {
-        claimed.flatMap { ["CONSOLE", "REST_API", "CLI"].contains($0) ? $0 : nil } ?? "REST_API"
+    static func origin(_ claimed: String?) -> UpdateOrigin {
+        let claimable: Set<UpdateOrigin> = [.console, .restAPI, .cli]
+        return claimed.flatMap(UpdateOrigin.init(rawValue:)).flatMap { claimable.contains($0) ? $0 : nil } ?? .restAPI
     }
 
     /// `POST …:rollback`: `{"versionNumber", "updateOrigin"}`, the number a string or a whole number.

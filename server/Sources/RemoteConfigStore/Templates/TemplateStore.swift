@@ -111,20 +111,20 @@ public struct TemplateStore: Sendable {
             """
             INSERT INTO template_versions AS v (project_id, version_number, template, update_user, update_origin,
                 update_type, description, rollback_source)
-            VALUES (\(project), \(next), \(json)::json, \(request.updateUser), \(request.updateOrigin),
-                \(request.updateType), \(request.description), \(request.rollbackSource))
+            VALUES (\(project), \(next), \(json)::json, \(request.updateUser), \(request.updateOrigin.rawValue),
+                \(request.updateType.rawValue), \(request.description), \(request.rollbackSource))
             RETURNING \(unescaped: columns)
             """, logger: logger)
         guard let stored = try await decode(rows).first else { throw StoreError.notFound("version") }
         try await connection.query(
             "UPDATE projects SET latest_version = \(next) WHERE project_id = \(project)", logger: logger)
-        var detail = ["versionNumber": "\(next)", "updateType": request.updateType]
+        var detail = ["versionNumber": "\(next)", "updateType": request.updateType.rawValue]
         if let source = request.rollbackSource { detail["rollbackSource"] = "\(source)" }
         if let id = request.changeRequest { detail["changeRequest"] = ChangeRequest.name(id) }
         if let id = request.rollout { detail["rollout"] = Rollout.name(id) }
         try await AuditLog.append(
             on: connection, project: project, actor: actor,
-            action: request.updateType == "ROLLBACK" ? "template.rollback" : "template.publish", detail: detail,
+            action: request.updateType == .rollback ? "template.rollback" : "template.publish", detail: detail,
             logger: logger)
         try await StoreEvent.published(project: project, version: next).notify(on: connection, logger: logger)
         // In this transaction: webhooks hear of the version exactly when it commits.
@@ -189,7 +189,8 @@ public struct TemplateStore: Sendable {
             result.append(
                 StoredVersion(
                     project: project, versionNumber: number, templateJSON: json, updateTime: time, updateUser: user,
-                    updateOrigin: origin, updateType: type, description: description, rollbackSource: source))
+                    updateOrigin: UpdateOrigin(stored: origin), updateType: UpdateType(stored: type),
+                    description: description, rollbackSource: source))
         }
         return result
     }
