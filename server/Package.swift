@@ -67,7 +67,8 @@ let package = Package(
                 // Insights: the sketches a flush and a read merge.
                 "RemoteConfigCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                // Only to recognise the pool's errors (shut down, request cancelled) as "unavailable".
+                // Only to recognise the pool's errors (shut down, request cancelled) as "unavailable"; imported by
+                // Database/ConnectionPoolErrors.swift alone.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -177,7 +178,6 @@ let package = Package(
                 "RemoteConfigStore",
                 "RemoteConfigTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

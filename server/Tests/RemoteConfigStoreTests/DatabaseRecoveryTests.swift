@@ -2,7 +2,6 @@ import Logging
 import PostgresNIO
 import RemoteConfigTestSupport
 import Testing
-import _ConnectionPoolModule
 
 @testable import RemoteConfigStore
 
@@ -42,7 +41,7 @@ import _ConnectionPoolModule
     }
 
     @Test func poolErrorsMeanUnavailable() {
-        for error in [ConnectionPoolError.poolShutdown, .requestCancelled, .connectionCreationCircuitBreakerTripped] {
+        for error in ConnectionPoolErrors.all {
             guard case StoreError.unavailable = StoreError.map(error) else {
                 Issue.record("\(error) should map to unavailable (503), not an internal error")
                 continue

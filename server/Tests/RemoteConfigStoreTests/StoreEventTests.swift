@@ -30,7 +30,7 @@ import Testing
             _ = try await TemplateStore(database: database).publish(
                 "shop-app",
                 PublishRequest(
-                    templateJSON: #"{"parameters": {}}"#, expectedVersion: nil, updateType: "INCREMENTAL_UPDATE",
+                    templateJSON: #"{"parameters": {}}"#, expectedVersion: nil, updateType: .incrementalUpdate,
                     updateUser: "test"),
                 actor: actor)
             #expect(await events.next() == .published(project: "shop-app", version: 1))
@@ -39,7 +39,7 @@ import Testing
                 _ = try await TemplateStore(database: database).publish(
                     "shop-app",
                     PublishRequest(
-                        templateJSON: #"{"parameters": {}}"#, expectedVersion: 0, updateType: "INCREMENTAL_UPDATE",
+                        templateJSON: #"{"parameters": {}}"#, expectedVersion: 0, updateType: .incrementalUpdate,
                         updateUser: "test"),
                     actor: actor)
             }

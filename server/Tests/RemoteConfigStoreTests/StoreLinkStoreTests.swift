@@ -51,8 +51,8 @@ import Testing
             // The lease ran out: another sync takes the link over.
             let current = try #require(try await links.claim("shop-app", lease: .seconds(60)))
             let request = PublishRequest(
-                templateJSON: StoreTests.template, expectedVersion: 1, updateType: "INCREMENTAL_UPDATE",
-                updateUser: "store sync", updateOrigin: "STORE_SYNC")
+                templateJSON: StoreTests.template, expectedVersion: 1, updateType: .incrementalUpdate,
+                updateUser: "store sync", updateOrigin: .storeSync)
             await #expect(throws: StoreLinkError.claimLost) {
                 _ = try await links.publish(stale, request, actor: StoreTests.actor)
             }
@@ -62,7 +62,7 @@ import Testing
             let templates = TemplateStore(database: database)
             #expect(try await templates.latest("shop-app")?.versionNumber == 1)
             let published = try await links.publish(current, request, actor: StoreTests.actor)
-            #expect(published.versionNumber == 2 && published.updateOrigin == "STORE_SYNC")
+            #expect(published.versionNumber == 2 && published.updateOrigin.rawValue == "STORE_SYNC")
             let failed = try await links.failed(
                 current, error: "store down", retryAfter: .seconds(120), actor: StoreTests.actor)
             #expect(failed.status.lastError == "store down" && failed.status.consecutiveFailures == 1)

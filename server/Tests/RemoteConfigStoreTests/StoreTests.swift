@@ -15,7 +15,7 @@ import Testing
         try await templates.publish(
             project,
             PublishRequest(
-                templateJSON: json, expectedVersion: expected, updateType: "INCREMENTAL_UPDATE", updateUser: "tester"),
+                templateJSON: json, expectedVersion: expected, updateType: .incrementalUpdate, updateUser: "tester"),
             actor: actor)
     }
 
@@ -59,12 +59,12 @@ import Testing
 
             var query = VersionQuery()
             query.pageSize = 2
-            #expect(try await templates.list("shop-app", query).map(\.versionNumber).prefix(2) == [3, 2])
+            #expect(try await templates.list("shop-app", query).items.map(\.versionNumber).prefix(2) == [3, 2])
             query.before = 2
-            #expect(try await templates.list("shop-app", query).map(\.versionNumber) == [1])
+            #expect(try await templates.list("shop-app", query).items.map(\.versionNumber) == [1])
 
             // Every publish is audited with the acting key, in the same transaction.
-            let events = try await AuditLog.list("shop-app", before: nil, limit: 10, database: database)
+            let events = try await AuditLog.list("shop-app", before: nil, limit: 10, database: database).items
             #expect(events.filter { $0.action == "template.publish" }.count == 3)
             #expect(events.first?.actorKey == "apiKeys/k1")
         }
@@ -108,7 +108,7 @@ import Testing
             let published = try await drafts.publish(
                 "shop-app", revision: resaved.revision, templateJSON: Self.template, force: true,
                 description: "from the draft", actor: Self.actor)
-            #expect(published.versionNumber == 3 && published.updateType == "FORCED_UPDATE")
+            #expect(published.versionNumber == 3 && published.updateType.rawValue == "FORCED_UPDATE")
             #expect(try await drafts.get("shop-app") == nil)
             await #expect {
                 try await drafts.delete("shop-app", actor: Self.actor)

@@ -42,7 +42,7 @@ import Testing
         try await withRunningDatabase(url: try await TestCluster.shared.makeDatabase()) { database in
             let store = try await Self.setUp(database)
             let request = PublishRequest(
-                templateJSON: "{}", expectedVersion: nil, updateType: "FORCED_UPDATE",
+                templateJSON: "{}", expectedVersion: nil, updateType: .forcedUpdate,
                 updateUser: "ci-bot")
             // The publish ran, then something later in the same transaction failed.
             await #expect(throws: Refused.self) {
@@ -73,7 +73,7 @@ import Testing
             try await withRunningDatabase(url: url) { two in
                 let store = try await Self.setUp(one)
                 let request = PublishRequest(
-                    templateJSON: "{}", expectedVersion: nil, updateType: "FORCED_UPDATE",
+                    templateJSON: "{}", expectedVersion: nil, updateType: .forcedUpdate,
                     updateUser: "ci-bot")
                 for _ in 0..<5 {
                     _ = try await TemplateStore(database: one).publish("shop-app", request, actor: Self.actor)
@@ -108,7 +108,7 @@ import Testing
                     retryAfter: .seconds(3600), giveUpAfter: .seconds(60))
                 var states: [WebhookDelivery?] = []
                 for claim in next {
-                    let found = try await store.deliveries("shop-app", claim.webhook.id, before: nil, limit: 10)
+                    let found = try await store.deliveries("shop-app", claim.webhook.id, before: nil, limit: 10).items
                     states.append(found.first { $0.id == claim.id })
                 }
                 #expect(states[0]?.state == .pending)

@@ -29,12 +29,10 @@ struct AuditLogController {
     /// One page of events of `project` (of all when nil), newest first.
     private func page(of project: String?, _ request: Request) async throws -> Response {
         let asked = try PageRequest(request, maximum: 1000)
-        let pageSize = asked.size
-        let events = try await AuditLog.list(project, before: asked.before, limit: pageSize + 1, database: database)
-        let shown = events.prefix(pageSize)
-        let next = events.count > pageSize ? shown.last.map { String($0.id) } : nil
+        let page = try await AuditLog.list(project, before: asked.before, limit: asked.size, database: database)
         return try JSONResponse.make(
-            AuditLogPage(events: shown.map { Self.entry($0, withProject: project == nil) }, nextPageToken: next))
+            AuditLogPage(
+                events: page.items.map { Self.entry($0, withProject: project == nil) }, nextPageToken: page.next))
     }
 
     /// An event as the API writes it; the log of all projects also says which project each event changed.

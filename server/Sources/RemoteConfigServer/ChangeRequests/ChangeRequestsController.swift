@@ -110,24 +110,12 @@ struct ChangeRequestsController {
             }
             query.state = state
         }
-        if let text = parameters.get("pageSize") {
-            guard let size = Int(text), (1...300).contains(size) else {
-                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 300")
-            }
-            query.limit = size
-        }
-        if let token = parameters.get("pageToken") {
-            guard let value = Int64(token) else {
-                throw APIError.invalidField("pageToken", reason: "INVALID_PAGE_TOKEN", "pageToken is not one we issued")
-            }
-            query.before = value
-        }
-        let pageSize = query.limit
-        query.limit += 1
-        let found = try await changeRequests.list(project, query)
-        var answer = ChangeRequestList(changeRequests: try found.prefix(pageSize).map(ChangeRequestJSON.body))
-        if found.count > pageSize, let last = found.prefix(pageSize).last { answer.nextPageToken = String(last.id) }
-        return try JSONResponse.make(answer)
+        let asked = try PageRequest(request, maximum: 300)
+        query.limit = asked.size
+        query.before = asked.before
+        let page = try await changeRequests.list(project, query)
+        return try JSONResponse.make(
+            ChangeRequestList(changeRequests: try page.items.map(ChangeRequestJSON.body), nextPageToken: page.next))
     }
 
     /// One change request, with `diff` against the template published now.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import RemoteConfigCore
 
 /// The console's files, read from the bundle once at start.
 struct ConsoleFiles: Sendable {
@@ -43,7 +44,7 @@ struct ConsoleFiles: Sendable {
 
     /// A strong ETag: the first 16 bytes of the content's SHA-256, in hex.
     static func etag(of bytes: [UInt8]) -> String {
-        let hex = SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let hex = SHA256.hash(data: bytes).prefix(16).hexEncoded
         return "\"\(hex)\""
     }
 

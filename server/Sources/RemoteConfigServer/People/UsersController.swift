@@ -18,24 +18,16 @@ struct UsersController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await auth.require(.admin, on: .global, request)
-        let query = request.uri.queryParameters
-        var size = 100
-        if let text = query["pageSize"] {
-            guard let value = Int(text), (1...1000).contains(value) else {
-                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 1000")
-            }
-            size = value
-        }
-        let after = query["pageToken"].map(String.init)
-        let found = try await users.list(after: after, limit: size + 1)
-        let shown = Array(found.prefix(size))
+        // The token is the last id of the page before; any text is a place in the order of ids.
+        let asked = try PageRequest(request, maximum: 1000, defaultSize: 100) { $0 }
+        let page = try await users.list(after: asked.token, limit: asked.size)
         var bodies: [PersonBody] = []
-        for user in shown {
+        for user in page.items {
             let roles = PeopleJSON.roles(try await bindings.bindings(of: user.members))
             bodies.append(PeopleJSON.person(user, roles: roles, times: true))
         }
         return try JSONResponse.make(
-            PersonList(users: bodies, nextPageToken: found.count > size ? shown.last?.id : nil))
+            PersonList(users: bodies, nextPageToken: page.next))
     }
 
     @Sendable func listSessions(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -42,7 +42,7 @@ struct RolloutsController {
     /// One page, newest first, as the other lists page: `pageSize` 1 to 300 (default 50), `nextPageToken`.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (project, _) = try await access.project(request, context, .viewer)
-        let page = try PageRequest(request, maximum: 300)
+        let asked = try PageRequest(request, maximum: 300)
         var state: RemoteConfigStore.Rollout.State?
         if let text = request.uri.queryParameters.get("state") {
             guard let value = RemoteConfigStore.Rollout.State(rawValue: text.uppercased()) else {
@@ -53,10 +53,9 @@ struct RolloutsController {
             }
             state = value
         }
-        let found = try await rollouts.list(project, state: state, before: page.before, limit: page.size + 1)
-        let shown = found.prefix(page.size)
-        let next = found.count > page.size ? shown.last.map { String($0.id) } : nil
-        return try JSONResponse.make(RolloutList(rollouts: shown.map { RolloutWire.body($0) }, nextPageToken: next))
+        let page = try await rollouts.list(project, state: state, before: asked.before, limit: asked.size)
+        return try JSONResponse.make(
+            RolloutList(rollouts: page.items.map { RolloutWire.body($0) }, nextPageToken: page.next))
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -19,7 +19,7 @@ struct ChangeRequestDelivery: StoreSyncDelivery {
         }
         // The same store version must not open a request on every sync while people have not decided on the
         // first one: a request of the server's with this description that is still pending stands for it.
-        for pending in try await changeRequests.list(project, ChangeRequestQuery(limit: 100))
+        for pending in try await changeRequests.list(project, ChangeRequestQuery(limit: 100)).items
         where !pending.state.isFinal && pending.author.keyId == nil && pending.description == change.description {
             return .changeRequest(id: String(pending.id))
         }

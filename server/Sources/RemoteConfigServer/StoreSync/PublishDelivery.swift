@@ -11,7 +11,7 @@ struct PublishDelivery: StoreSyncDelivery {
     func deliver(_ change: StoreSyncChange) async throws -> StoreSyncDelivered {
         let request = PublishRequest(
             templateJSON: change.prepared.storedJSON, expectedVersion: change.baseVersion,
-            updateType: "INCREMENTAL_UPDATE", updateUser: change.actor.updateUser, updateOrigin: "STORE_SYNC",
+            updateType: .incrementalUpdate, updateUser: change.actor.updateUser, updateOrigin: .storeSync,
             description: change.description)
         let stored = try await links.publish(change.claim, request, actor: change.actor)
         await publishing.announce(stored, prepared: change.prepared)

@@ -13,7 +13,7 @@ struct Publishing: Sendable {
     /// JSON: a publish may store less than was sent (a halted rollout's condition dropped), and apps get what was
     /// stored.
     func announce(_ stored: StoredVersion, prepared: PreparedTemplate? = nil) async {
-        metrics.publish(updateType: stored.updateType)
+        metrics.publish(updateType: stored.updateType.rawValue)
         if let prepared, prepared.storedJSON == stored.templateJSON {
             published.install(project: stored.project, version: stored.versionNumber, compiled: prepared.compiled)
         } else {

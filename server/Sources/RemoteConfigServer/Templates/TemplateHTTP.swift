@@ -158,8 +158,8 @@ enum TemplateHTTP {
     static func versionInfo(_ stored: StoredVersion) -> TemplateVersionInfo {
         TemplateVersionInfo(
             versionNumber: String(stored.versionNumber), updateTime: JSONResponse.timestamp(stored.updateTime),
-            updateUser: .init(email: stored.updateUser), updateOrigin: stored.updateOrigin,
-            updateType: stored.updateType, description: stored.description.isEmpty ? nil : stored.description,
+            updateUser: .init(email: stored.updateUser), updateOrigin: stored.updateOrigin.rawValue,
+            updateType: stored.updateType.rawValue, description: stored.description.isEmpty ? nil : stored.description,
             rollbackSource: stored.rollbackSource.map { String($0) })
     }
 
@@ -181,7 +181,11 @@ enum TemplateHTTP {
 
     /// A positive whole number from a query or body field; 400 naming the field otherwise.
     static func versionNumber(_ text: String?, field: String) throws -> Int64? {
-        guard let text else { return nil }
+        try text.map { try versionNumber(text: $0, field: field) }
+    }
+
+    /// `text` as a version number; a 400 naming `field` otherwise.
+    static func versionNumber(text: String, field: String) throws -> Int64 {
         guard let number = Int64(text), number >= 1 else {
             throw APIError.invalidField(
                 field, reason: "INVALID_VERSION_NUMBER", "\(field) must be a version number (1, 2, …)")

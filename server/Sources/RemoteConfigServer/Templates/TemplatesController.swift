@@ -58,7 +58,7 @@ struct TemplatesController {
         }
         let publishRequest = PublishRequest(
             templateJSON: prepared.storedJSON, expectedVersion: expected,
-            updateType: expected == nil ? "FORCED_UPDATE" : "INCREMENTAL_UPDATE", updateUser: key.auditActor.updateUser,
+            updateType: expected == nil ? .forcedUpdate : .incrementalUpdate, updateUser: key.auditActor.updateUser,
             updateOrigin: Self.origin(template.version?.updateOrigin), description: template.version?.description ?? "")
 
         if try request.flag("validateOnly") {
@@ -81,24 +81,19 @@ struct TemplatesController {
         let (project, _) = try await access.project(request, context, .viewer)
         let parameters = request.uri.queryParameters
         var query = VersionQuery()
-        if let text = parameters.get("pageSize") {
-            guard let size = Int(text), (1...300).contains(size) else {
-                throw APIError.invalidField("pageSize", reason: "INVALID_PAGE_SIZE", "pageSize must be 1 to 300")
-            }
-            query.pageSize = size
+        // Version numbers are the tokens, so a bad one is refused as any version number is.
+        let asked = try PageRequest(request, maximum: 300, defaultSize: query.pageSize) { text in
+            try TemplateHTTP.versionNumber(text: text, field: "pageToken")
         }
-        query.before = try TemplateHTTP.versionNumber(parameters.get("pageToken"), field: "pageToken")
+        query.pageSize = asked.size
+        query.before = asked.token
         query.endVersionNumber = try TemplateHTTP.versionNumber(
             parameters.get("endVersionNumber"), field: "endVersionNumber")
         query.startTime = try Self.time(parameters.get("startTime"), field: "startTime")
         query.endTime = try Self.time(parameters.get("endTime"), field: "endTime")
-        let pageSize = query.pageSize
-        query.pageSize += 1
-        let versions = try await templates.list(project, query)
-        let page = versions.prefix(pageSize)
-        let next = versions.count > pageSize ? page.last.map { String($0.versionNumber) } : nil
+        let page = try await templates.list(project, query)
         return try JSONResponse.make(
-            TemplateVersionList(versions: page.map(TemplateHTTP.versionInfo), nextPageToken: next))
+            TemplateVersionList(versions: page.items.map(TemplateHTTP.versionInfo), nextPageToken: page.next))
     }
 
     @Sendable func rollback(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -109,7 +104,7 @@ struct TemplatesController {
             throw APIError.notFound("version \(number) of \(project) not found")
         }
         let publishRequest = PublishRequest(
-            templateJSON: source.templateJSON, expectedVersion: nil, updateType: "ROLLBACK",
+            templateJSON: source.templateJSON, expectedVersion: nil, updateType: .rollback,
             updateUser: key.auditActor.updateUser, updateOrigin: Self.origin(body.updateOrigin),
             description: "Rollback to version \(number)", rollbackSource: number)
         let stored = try await templates.publish(project, publishRequest, actor: key.auditActor)
@@ -118,8 +113,9 @@ struct TemplatesController {
     }
 
     /// The `updateOrigin` a request may claim (`CONSOLE`, `CLI`); anything else is `REST_API`.
-    static func origin(_ claimed: String?) -> String {
-        claimed.flatMap { ["CONSOLE", "REST_API", "CLI"].contains($0) ? $0 : nil } ?? "REST_API"
+    static func origin(_ claimed: String?) -> UpdateOrigin {
+        let claimable: Set<UpdateOrigin> = [.console, .restAPI, .cli]
+        return claimed.flatMap(UpdateOrigin.init(rawValue:)).flatMap { claimable.contains($0) ? $0 : nil } ?? .restAPI
     }
 
     /// `POST …:rollback`: `{"versionNumber", "updateOrigin"}`, the number a string or a whole number.

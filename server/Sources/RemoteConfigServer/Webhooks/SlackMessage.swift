@@ -79,7 +79,7 @@ struct SlackMessage {
         switch delivery.type {
         case "template.published":
             var line = "\(project): version \(version) published by \(actor)"
-            if let type = facts["updateType"]?.stringValue, type == "ROLLBACK", let source = fact("rollbackSource") {
+            if facts["updateType"]?.stringValue == UpdateType.rollback.rawValue, let source = fact("rollbackSource") {
                 line += " (rollback to version \(source))"
             }
             if let description = fact("description"), !description.isEmpty {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RemoteConfigCore
 
 /// `RC-Webhook-Signature`: `v1=<hex HMAC-SHA256(secret, timestamp + "." + body)>` per active secret.
 enum WebhookSignature {
@@ -13,6 +14,6 @@ enum WebhookSignature {
         var message = Array("\(timestamp).".utf8)
         message += body
         let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: Data(secret.utf8)))
-        return code.map { String(format: "%02x", $0) }.joined()
+        return code.hexEncoded
     }
 }

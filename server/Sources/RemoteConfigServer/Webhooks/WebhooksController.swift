@@ -91,11 +91,9 @@ struct WebhooksController {
         let (project, _) = try await access.project(request, context, .admin)
         let webhook = try await read(project, context)
         let asked = try PageRequest(request, maximum: 300)
-        let found = try await webhooks.deliveries(project, webhook.id, before: asked.before, limit: asked.size + 1)
-        let page = found.prefix(asked.size)
-        var answer = WebhookDeliveryList(deliveries: page.map(Self.body))
-        if found.count > asked.size, let last = page.last { answer.nextPageToken = String(last.seq) }
-        return try JSONResponse.make(answer)
+        let page = try await webhooks.deliveries(project, webhook.id, before: asked.before, limit: asked.size)
+        return try JSONResponse.make(
+            WebhookDeliveryList(deliveries: page.items.map(Self.body), nextPageToken: page.next))
     }
 
     @Sendable func redeliver(_ request: Request, context: AppRequestContext) async throws -> Response {

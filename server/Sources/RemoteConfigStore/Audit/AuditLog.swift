@@ -4,38 +4,42 @@ import PostgresNIO
 
 /// The append-only record of who changed what, written in the same transaction as the change.
 public enum AuditLog {
-    /// Events of `project` (of every project and of none when nil), newest first, with ids below `before`
-    /// (the page token).
+    /// One page of at most `limit` events of `project` (of every project and of none when nil), newest first,
+    /// with ids below `before` (the page token: the last id shown, which is the token this page gives).
     public static func list(_ project: String?, before: Int64?, limit: Int, database: Database) async throws
-        -> [AuditEvent]
+        -> Page<AuditEvent>
     {
-        try await database.run { client in
-            let columns = "event_id, time, project_id, actor, actor_key, actor_user, actor_email, action, detail::text"
-            let rows =
-                if let project {
-                    try await client.query(
-                        """
-                        SELECT \(unescaped: columns) FROM audit_events
-                        WHERE project_id = \(project) AND event_id < \(before ?? Int64.max)
-                        ORDER BY event_id DESC LIMIT \(limit)
-                        """)
-                } else {
-                    try await client.query(
-                        """
-                        SELECT \(unescaped: columns) FROM audit_events WHERE event_id < \(before ?? Int64.max)
-                        ORDER BY event_id DESC LIMIT \(limit)
-                        """)
+        try await Page.read(size: limit, token: \.id) { limit in
+            try await database.run { client in
+                let columns =
+                    "event_id, time, project_id, actor, actor_key, actor_user, actor_email, action, detail::text"
+                let rows =
+                    if let project {
+                        try await client.query(
+                            """
+                            SELECT \(unescaped: columns) FROM audit_events
+                            WHERE project_id = \(project) AND event_id < \(before ?? Int64.max)
+                            ORDER BY event_id DESC LIMIT \(limit)
+                            """)
+                    } else {
+                        try await client.query(
+                            """
+                            SELECT \(unescaped: columns) FROM audit_events WHERE event_id < \(before ?? Int64.max)
+                            ORDER BY event_id DESC LIMIT \(limit)
+                            """)
+                    }
+                var events: [AuditEvent] = []
+                for try await (id, time, project, actor, key, user, email, action, detail) in rows.decode(
+                    (Int64, Date, String?, String, String?, String?, String?, String, String).self)
+                {
+                    events.append(
+                        AuditEvent(
+                            id: id, time: time, project: project, actor: actor, actorKey: key.map { "apiKeys/\($0)" },
+                            actorUser: user.map { "users/\($0)" }, actorEmail: email, action: action, detailJSON: detail
+                        ))
                 }
-            var events: [AuditEvent] = []
-            for try await (id, time, project, actor, key, user, email, action, detail) in rows.decode(
-                (Int64, Date, String?, String, String?, String?, String?, String, String).self)
-            {
-                events.append(
-                    AuditEvent(
-                        id: id, time: time, project: project, actor: actor, actorKey: key.map { "apiKeys/\($0)" },
-                        actorUser: user.map { "users/\($0)" }, actorEmail: email, action: action, detailJSON: detail))
+                return events
             }
-            return events
         }
     }
 

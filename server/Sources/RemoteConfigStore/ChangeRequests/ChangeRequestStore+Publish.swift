@@ -83,12 +83,12 @@ extension ChangeRequestStore {
         }
         let updateType =
             request.rollbackSource != nil
-            ? "ROLLBACK" : request.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE"
+            ? UpdateType.rollback : request.baseVersion == latest ? .incrementalUpdate : .forcedUpdate
         let version = try await TemplateStore.publish(
             request.project,
             PublishRequest(
                 templateJSON: json, expectedVersion: nil, updateType: updateType, updateUser: actor.updateUser,
-                updateOrigin: "CHANGE_REQUEST", description: request.description,
+                updateOrigin: .changeRequest, description: request.description,
                 rollbackSource: request.rollbackSource, changeRequest: id, rollout: rollout?.rollout.id),
             actor: actor, on: connection, logger: logger)
         if let rollout {
@@ -110,7 +110,7 @@ extension ChangeRequestStore {
             """, logger: logger)
         var detail = [
             "changeRequest": ChangeRequest.name(id), "versionNumber": String(version.versionNumber),
-            "updateType": updateType,
+            "updateType": updateType.rawValue,
         ]
         if scheduled { detail["scheduled"] = "true" }
         try await AuditLog.append(

@@ -67,18 +67,21 @@ public struct ChangeRequestStore: Sendable {
         }
     }
 
-    /// Change requests of `project`, newest first, without their templates.
-    public func list(_ project: String, _ query: ChangeRequestQuery) async throws -> [ChangeRequest] {
-        try await database.run { client in
-            try await client.withConnection { connection in
-                let rows = try await connection.query(
-                    """
-                    SELECT \(unescaped: Self.columns(template: false)) FROM change_requests r
-                    WHERE r.project_id = \(project) AND r.request_id < \(query.before ?? Int64.max)
-                      AND (\(query.state?.rawValue)::text IS NULL OR r.state = \(query.state?.rawValue))
-                    ORDER BY r.request_id DESC LIMIT \(query.limit)
-                    """, logger: database.logger)
-                return try await Self.decode(rows, on: connection, logger: database.logger)
+    /// One page of the change requests of `project`, newest first, without their templates; the token is the
+    /// last id shown.
+    public func list(_ project: String, _ query: ChangeRequestQuery) async throws -> Page<ChangeRequest> {
+        try await Page.read(size: query.limit, token: \.id) { limit in
+            try await database.run { client in
+                try await client.withConnection { connection in
+                    let rows = try await connection.query(
+                        """
+                        SELECT \(unescaped: Self.columns(template: false)) FROM change_requests r
+                        WHERE r.project_id = \(project) AND r.request_id < \(query.before ?? Int64.max)
+                          AND (\(query.state?.rawValue)::text IS NULL OR r.state = \(query.state?.rawValue))
+                        ORDER BY r.request_id DESC LIMIT \(limit)
+                        """, logger: database.logger)
+                    return try await Self.decode(rows, on: connection, logger: database.logger)
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import RemoteConfigCore
 
 /// A private PostgreSQL cluster started from the machine's own binaries, listening on a unix socket only.
 ///
@@ -47,7 +48,7 @@ public final class EmbeddedPostgres: Sendable {
         if let user, !Self.canReach(absolute, as: user) {
             // The data dir sits below a folder the server user cannot enter (say /root): keep the cluster in a
             // stable place it can reach, named after the data dir, so data still survives restarts.
-            let digest = SHA256.hash(data: Data(absolute.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+            let digest = SHA256.hash(data: Data(absolute.utf8)).prefix(8).hexEncoded
             cluster = "/var/lib/remote-config/\(digest)"
             logger.notice("the \(user) user cannot reach \(absolute); keeping the PostgreSQL cluster in \(cluster)")
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RemoteConfigCore
 
 /// One numbered SQL file of `sql/`.
 public struct Migration: Sendable, Equatable {
@@ -8,7 +9,7 @@ public struct Migration: Sendable, Equatable {
 
     /// SHA-256 of the file, hex: an applied migration whose file changed stops start-up.
     public var checksum: String {
-        SHA256.hash(data: Data(sql.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(sql.utf8)).hexEncoded
     }
 
     public init(name: String, sql: String) {

@@ -1,5 +1,4 @@
 import PostgresNIO
-import _ConnectionPoolModule
 
 /// What a store reports to the layers above; the server maps each case to one HTTP error.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -43,7 +42,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             }
             return StoreError.unavailable("\(error.code)")
         }
-        if let error = error as? ConnectionPoolError {
+        if ConnectionPoolErrors.isPoolError(error) {
             // The pool was replaced or is shutting down before the call got a connection: nothing ran.
             return StoreError.unavailable("connection pool: \(error)")
         }

@@ -1,5 +1,3 @@
-import _ConnectionPoolModule
-
 /// The request field a store error is about, with the reason an API error detail gives for it.
 public struct StoreErrorField: Sendable, Equatable {
     public let name: String

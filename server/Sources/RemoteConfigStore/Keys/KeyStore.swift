@@ -169,8 +169,7 @@ public struct KeyStore: Sendable {
     }
 
     static func newID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        RandomHex.make(bytes: 8)
     }
 }
 

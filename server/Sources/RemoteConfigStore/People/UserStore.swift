@@ -38,16 +38,19 @@ public struct UserStore: Sendable {
         }
     }
 
-    /// People in the order they first signed in, after the id `after` (the page token), at most `limit`.
-    public func list(after: String?, limit: Int) async throws -> [User] {
-        try await database.run { client in
-            try await Self.decode(
-                client.query(
-                    """
-                    SELECT \(unescaped: Self.columns) FROM users
-                    WHERE (\(after)::text IS NULL OR user_id > \(after))
-                    ORDER BY user_id LIMIT \(limit)
-                    """))
+    /// One page of at most `limit` people in the order of their ids, after the id `after` (the page token: the
+    /// last id of the page before, which is the token this page gives).
+    public func list(after: String?, limit: Int) async throws -> Page<User> {
+        try await Page.read(size: limit, token: \.id) { limit in
+            try await database.run { client in
+                try await Self.decode(
+                    client.query(
+                        """
+                        SELECT \(unescaped: Self.columns) FROM users
+                        WHERE (\(after)::text IS NULL OR user_id > \(after))
+                        ORDER BY user_id LIMIT \(limit)
+                        """))
+            }
         }
     }
 

@@ -80,8 +80,8 @@ extension RolloutStore {
         try await TemplateStore.publish(
             rollout.project,
             PublishRequest(
-                templateJSON: templateJSON, expectedVersion: nil, updateType: "INCREMENTAL_UPDATE",
-                updateUser: actor.updateUser, updateOrigin: "ROLLOUT", description: description, rollout: rollout.id),
+                templateJSON: templateJSON, expectedVersion: nil, updateType: .incrementalUpdate,
+                updateUser: actor.updateUser, updateOrigin: .rollout, description: description, rollout: rollout.id),
             actor: actor, on: connection, logger: logger)
     }
 

@@ -81,24 +81,27 @@ public struct RolloutStore: Sendable {
         }
     }
 
-    /// At most `limit` rollouts of `project`, newest first (ids are random: by creation time, then id), in
-    /// `state` when given, and after rollout `before` when given (the page token: the last of the page before).
+    /// One page of at most `limit` rollouts of `project`, newest first (ids are random: by creation time, then
+    /// id), in `state` when given, and after rollout `before` when given (the page token: the last of the page
+    /// before, which is the token this page gives).
     public func list(_ project: String, state: Rollout.State?, before: Int64? = nil, limit: Int) async throws
-        -> [Rollout]
+        -> Page<Rollout>
     {
-        try await database.run { client in
-            try await client.withConnection { connection in
-                let rows = try await connection.query(
-                    """
-                    SELECT \(unescaped: Self.columns) FROM rollouts r
-                    WHERE r.project_id = \(project)
-                      AND (\(state?.rawValue)::text IS NULL OR r.state = \(state?.rawValue))
-                      AND (\(before)::bigint IS NULL OR (r.created_at, r.rollout_id) < (
-                          SELECT b.created_at, b.rollout_id FROM rollouts b
-                          WHERE b.project_id = \(project) AND b.rollout_id = \(before)))
-                    ORDER BY r.created_at DESC, r.rollout_id DESC LIMIT \(limit)
-                    """, logger: database.logger)
-                return try await Self.decode(rows)
+        try await Page.read(size: limit, token: \.id) { limit in
+            try await database.run { client in
+                try await client.withConnection { connection in
+                    let rows = try await connection.query(
+                        """
+                        SELECT \(unescaped: Self.columns) FROM rollouts r
+                        WHERE r.project_id = \(project)
+                          AND (\(state?.rawValue)::text IS NULL OR r.state = \(state?.rawValue))
+                          AND (\(before)::bigint IS NULL OR (r.created_at, r.rollout_id) < (
+                              SELECT b.created_at, b.rollout_id FROM rollouts b
+                              WHERE b.project_id = \(project) AND b.rollout_id = \(before)))
+                        ORDER BY r.created_at DESC, r.rollout_id DESC LIMIT \(limit)
+                        """, logger: database.logger)
+                    return try await Self.decode(rows)
+                }
             }
         }
     }

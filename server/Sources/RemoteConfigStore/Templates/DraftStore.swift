@@ -76,7 +76,7 @@ public struct DraftStore: Sendable {
     /// is `staleDraft`, a base that is no longer the latest version `baseChanged` (unless `force`).
     public func publish(
         _ project: String, revision: Int64, templateJSON json: String, force: Bool, description: String,
-        origin: String = "REST_API", actor: AuditActor
+        origin: UpdateOrigin = .restAPI, actor: AuditActor
     ) async throws -> StoredVersion {
         try await database.transaction { connection in
             let latest = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
@@ -93,7 +93,7 @@ public struct DraftStore: Sendable {
             }
             let request = PublishRequest(
                 templateJSON: json, expectedVersion: nil,
-                updateType: draft.baseVersion == latest ? "INCREMENTAL_UPDATE" : "FORCED_UPDATE",
+                updateType: draft.baseVersion == latest ? .incrementalUpdate : .forcedUpdate,
                 updateUser: actor.updateUser, updateOrigin: origin,
                 description: description)
             let stored = try await TemplateStore.publish(

@@ -5,9 +5,9 @@ public struct PublishRequest: Sendable {
     public var templateJSON: String
     /// The version the caller last saw (from its ETag); nil forces (`If-Match: *`).
     public var expectedVersion: Int64?
-    public var updateType: String
+    public var updateType: UpdateType
     public var updateUser: String
-    public var updateOrigin: String
+    public var updateOrigin: UpdateOrigin
     public var description: String
     public var rollbackSource: Int64?
     /// The change request this publish carries out: only such a publish passes a project that requires
@@ -19,8 +19,8 @@ public struct PublishRequest: Sendable {
     public var rollout: Int64?
 
     public init(
-        templateJSON: String, expectedVersion: Int64?, updateType: String, updateUser: String,
-        updateOrigin: String = "REST_API", description: String = "", rollbackSource: Int64? = nil,
+        templateJSON: String, expectedVersion: Int64?, updateType: UpdateType, updateUser: String,
+        updateOrigin: UpdateOrigin = .restAPI, description: String = "", rollbackSource: Int64? = nil,
         changeRequest: Int64? = nil, rollout: Int64? = nil
     ) {
         self.templateJSON = templateJSON

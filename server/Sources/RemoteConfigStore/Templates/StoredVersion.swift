@@ -9,8 +9,8 @@ public struct StoredVersion: Sendable, Equatable {
     public let templateJSON: String
     public let updateTime: Date
     public let updateUser: String
-    public let updateOrigin: String
-    public let updateType: String
+    public let updateOrigin: UpdateOrigin
+    public let updateType: UpdateType
     public let description: String
     public let rollbackSource: Int64?
 }

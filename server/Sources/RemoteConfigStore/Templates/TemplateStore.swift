@@ -43,21 +43,23 @@ public struct TemplateStore: Sendable {
         }
     }
 
-    /// Versions newest first, filtered; one more than `pageSize` is not read.
-    public func list(_ project: String, _ query: VersionQuery) async throws -> [StoredVersion] {
-        try await database.run { client in
-            let before = query.before ?? Int64.max
-            let end = query.endVersionNumber ?? Int64.max
-            let start = query.startTime ?? Date.distantPast
-            let until = query.endTime ?? Date.distantFuture
-            let rows = try await client.query(
-                """
-                SELECT \(unescaped: Self.columns) FROM template_versions v
-                WHERE v.project_id = \(project) AND v.version_number < \(before) AND v.version_number <= \(end)
-                  AND v.update_time >= \(start) AND v.update_time < \(until)
-                ORDER BY v.version_number DESC LIMIT \(query.pageSize)
-                """)
-            return try await Self.decode(rows)
+    /// One page of versions newest first, filtered by `query`; the token is the last version number shown.
+    public func list(_ project: String, _ query: VersionQuery) async throws -> Page<StoredVersion> {
+        try await Page.read(size: query.pageSize, token: \.versionNumber) { limit in
+            try await database.run { client in
+                let before = query.before ?? Int64.max
+                let end = query.endVersionNumber ?? Int64.max
+                let start = query.startTime ?? Date.distantPast
+                let until = query.endTime ?? Date.distantFuture
+                let rows = try await client.query(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM template_versions v
+                    WHERE v.project_id = \(project) AND v.version_number < \(before) AND v.version_number <= \(end)
+                      AND v.update_time >= \(start) AND v.update_time < \(until)
+                    ORDER BY v.version_number DESC LIMIT \(limit)
+                    """)
+                return try await Self.decode(rows)
+            }
         }
     }
 
@@ -109,20 +111,20 @@ public struct TemplateStore: Sendable {
             """
             INSERT INTO template_versions AS v (project_id, version_number, template, update_user, update_origin,
                 update_type, description, rollback_source)
-            VALUES (\(project), \(next), \(json)::json, \(request.updateUser), \(request.updateOrigin),
-                \(request.updateType), \(request.description), \(request.rollbackSource))
+            VALUES (\(project), \(next), \(json)::json, \(request.updateUser), \(request.updateOrigin.rawValue),
+                \(request.updateType.rawValue), \(request.description), \(request.rollbackSource))
             RETURNING \(unescaped: columns)
             """, logger: logger)
         guard let stored = try await decode(rows).first else { throw StoreError.notFound("version") }
         try await connection.query(
             "UPDATE projects SET latest_version = \(next) WHERE project_id = \(project)", logger: logger)
-        var detail = ["versionNumber": "\(next)", "updateType": request.updateType]
+        var detail = ["versionNumber": "\(next)", "updateType": request.updateType.rawValue]
         if let source = request.rollbackSource { detail["rollbackSource"] = "\(source)" }
         if let id = request.changeRequest { detail["changeRequest"] = ChangeRequest.name(id) }
         if let id = request.rollout { detail["rollout"] = Rollout.name(id) }
         try await AuditLog.append(
             on: connection, project: project, actor: actor,
-            action: request.updateType == "ROLLBACK" ? "template.rollback" : "template.publish", detail: detail,
+            action: request.updateType == .rollback ? "template.rollback" : "template.publish", detail: detail,
             logger: logger)
         try await StoreEvent.published(project: project, version: next).notify(on: connection, logger: logger)
         // In this transaction: webhooks hear of the version exactly when it commits.
@@ -187,7 +189,8 @@ public struct TemplateStore: Sendable {
             result.append(
                 StoredVersion(
                     project: project, versionNumber: number, templateJSON: json, updateTime: time, updateUser: user,
-                    updateOrigin: origin, updateType: type, description: description, rollbackSource: source))
+                    updateOrigin: UpdateOrigin(stored: origin), updateType: UpdateType(stored: type),
+                    description: description, rollbackSource: source))
         }
         return result
     }

@@ -2,6 +2,7 @@ import Foundation
 
 /// Filters of `:listVersions`.
 public struct VersionQuery: Sendable {
+    /// At most this many versions a page.
     public var pageSize: Int = 100
     /// Only versions numbered below this (the page token).
     public var before: Int64?

@@ -8,8 +8,8 @@ public enum WebhookEvents {
     public struct Published: Codable, Sendable, Equatable {
         public var versionNumber: String
         public var previousVersionNumber: String
-        public var updateOrigin: String
-        public var updateType: String
+        public var updateOrigin: UpdateOrigin
+        public var updateType: UpdateType
         public var description: String
         public var rollbackSource: String?
     }

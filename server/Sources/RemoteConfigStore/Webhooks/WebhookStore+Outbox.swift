@@ -3,18 +3,21 @@ import Logging
 import PostgresNIO
 
 extension WebhookStore {
-    /// Deliveries of one webhook, newest first, with `seq` below `before` (the page token).
+    /// One page of at most `limit` deliveries of one webhook, newest first, with `seq` below `before` (the page
+    /// token: the last `seq` shown, which is the token this page gives).
     public func deliveries(_ project: String, _ webhook: String, before: Int64?, limit: Int) async throws
-        -> [WebhookDelivery]
+        -> Page<WebhookDelivery>
     {
-        try await database.run { client in
-            let rows = try await client.query(
-                """
-                SELECT \(unescaped: Self.deliveryColumns) FROM webhook_deliveries
-                WHERE project_id = \(project) AND webhook_id = \(webhook) AND seq < \(before ?? Int64.max)
-                ORDER BY seq DESC LIMIT \(limit)
-                """)
-            return try await Self.decodeDeliveries(rows)
+        try await Page.read(size: limit, token: \.seq) { limit in
+            try await database.run { client in
+                let rows = try await client.query(
+                    """
+                    SELECT \(unescaped: Self.deliveryColumns) FROM webhook_deliveries
+                    WHERE project_id = \(project) AND webhook_id = \(webhook) AND seq < \(before ?? Int64.max)
+                    ORDER BY seq DESC LIMIT \(limit)
+                    """)
+                return try await Self.decodeDeliveries(rows)
+            }
         }
     }
 

@@ -19,15 +19,11 @@ public struct WebhookStore: Sendable {
 
     /// A new secret: `whsec_` and 32 random bytes in hex.
     public static func makeSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return "whsec_"
-            + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
-            .joined()
+        "whsec_" + RandomHex.make(bytes: 32)
     }
 
     static func makeID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        RandomHex.make(bytes: 8)
     }
 
     /// How many webhooks a project may have: each is polled, signed and retried for, so their number is bounded.

@@ -289,7 +289,7 @@ import Testing
             #expect(read.text.contains(#""author":{"key":null"#), "the server's own actions name no key, as null")
             let done = try await store.publish("shop-app", approved.id, force: false, actor: server)
             #expect(done.version.versionNumber == 1)
-            #expect(done.version.updateOrigin == "CHANGE_REQUEST")
+            #expect(done.version.updateOrigin.rawValue == "CHANGE_REQUEST")
             let event = try #require(try await Workflow.events(app).first)
             #expect(event["action"] == "changeRequest.publish")
             #expect(event["actor"]?["displayName"] == "store sync")
