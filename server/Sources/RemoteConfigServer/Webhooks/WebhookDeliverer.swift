@@ -22,20 +22,9 @@ struct WebhookDeliverer: BackgroundWork {
     /// At most this many deliveries are claimed by one query.
     static let claimBatch = 32
 
-    /// Attempts in flight, and when the outbox was last pruned (shared by every copy of this value).
-    private let state = NIOLockedValueBox((inFlight: 0, pruned: ContinuousClock.Instant?.none))
-
-    init(
-        store: WebhookStore, payload: WebhookPayload, client: OutboundHTTPClient, settings: WebhookSettings,
-        logger: Logger, wakeup: Wakeup
-    ) {
-        self.store = store
-        self.payload = payload
-        self.client = client
-        self.settings = settings
-        self.logger = logger
-        self.wakeup = wakeup
-    }
+    /// Attempts in flight, and when the outbox was last pruned (shared by every copy of this value; not a
+    /// parameter of the memberwise initialiser, as it has its start value).
+    let state = NIOLockedValueBox((inFlight: 0, pruned: ContinuousClock.Instant?.none))
 
     var name: String { "webhooks" }
 
