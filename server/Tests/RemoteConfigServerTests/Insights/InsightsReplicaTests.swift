@@ -196,19 +196,26 @@ import Testing
         try await TestApp.run { app in
             let others = (1...20).map { "other-app-\($0)" }
             for project in ["shop-app"] + others { try await app.createProject(project) }
+            // 14 days of hourly rows (what is kept hourly): 300 versions of this project, 30 of each of 20 others.
+            // Written a day at a time: 300,000 rows in one call can outlast the database deadline on a loaded machine.
+            for day in 0..<14 {
+                try await app.database.run { client in
+                    try await client.query(
+                        """
+                        INSERT INTO insight_versions_hourly (project_id, bucket, platform, version, answers, sketch)
+                        SELECT 'shop-app', date_trunc('hour', now()) - make_interval(hours => h), 'IOS', '1.' || v, 1,
+                            '\\x01'::bytea
+                        FROM generate_series(\(day * 24)::int, \(day * 24 + 23)::int) AS h, generate_series(1, 300) AS v
+                        UNION ALL
+                        SELECT p, date_trunc('hour', now()) - make_interval(hours => h), 'IOS', '1.' || v, 1,
+                            '\\x01'::bytea
+                        FROM unnest(\(others)::text[]) AS p, generate_series(\(day * 24)::int, \(day * 24 + 23)::int) AS h,
+                            generate_series(1, 30) AS v
+                        """
+                    ).drain()
+                }
+            }
             let plan = try await app.database.run { client in
-                // 14 days of hourly rows (what is kept hourly): 300 versions of this project, 30 of each of 20 others.
-                try await client.query(
-                    """
-                    INSERT INTO insight_versions_hourly (project_id, bucket, platform, version, answers, sketch)
-                    SELECT 'shop-app', date_trunc('hour', now()) - make_interval(hours => h), 'IOS', '1.' || v, 1,
-                        '\\x01'::bytea
-                    FROM generate_series(0, 24 * 14) AS h, generate_series(1, 300) AS v
-                    UNION ALL
-                    SELECT p, date_trunc('hour', now()) - make_interval(hours => h), 'IOS', '1.' || v, 1, '\\x01'::bytea
-                    FROM unnest(\(others)::text[]) AS p, generate_series(0, 24 * 14) AS h, generate_series(1, 30) AS v
-                    """
-                ).drain()
                 // And their days, as every flush writes them beside the hours.
                 try await client.query(
                     """
