@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import RemoteConfigCore
 
 /// A deliberately small HTTP/1.1 client for the server's own calls out: webhook deliveries and the App Store
 /// lookup, on the NIO the server already runs.
@@ -70,8 +71,7 @@ struct OutboundHTTPClient: Sendable {
         let group = MultiThreadedEventLoopGroup.singleton
         let eventLoop = group.next()
         let answer = eventLoop.makePromise(of: Answer.self)
-        let parts = timeout.components
-        let deadlineAmount = TimeAmount.nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        let deadlineAmount = TimeAmount.nanoseconds(timeout.inNanoseconds)
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(deadlineAmount)
             .channelInitializer { channel in

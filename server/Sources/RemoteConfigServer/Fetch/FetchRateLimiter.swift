@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import RemoteConfigCore
 
 /// A per-client-key token bucket for fetch: `rate` requests per second, bursts of up to `rate`.
 ///
@@ -22,7 +23,7 @@ final class FetchRateLimiter: Sendable {
         buckets.withLockedValue { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: rate, updated: now)
             let elapsed = now - bucket.updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.inSeconds
             bucket.tokens = min(rate, bucket.tokens + seconds * rate)
             bucket.updated = now
             if buckets.count > 100_000 { buckets.removeAll() }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
+import RemoteConfigCore
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -203,8 +204,7 @@ public final class AccessLog: Service, Sendable {
     }
 
     private func writerLoop() {
-        let wait = DispatchTimeInterval.nanoseconds(
-            Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
+        let wait = DispatchTimeInterval.nanoseconds(Int(interval.inNanoseconds))
         while true {
             _ = wake.wait(timeout: .now() + wait)
             let stopping = state.withLockedValue { $0.stopping }

@@ -1,3 +1,5 @@
+import RemoteConfigCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -74,8 +76,7 @@ struct AccessLogLines {
 
     /// Milliseconds with two decimals, rounded (`1.25`, `0.07`, `1503.40`).
     mutating func writeMilliseconds(_ duration: Duration) {
-        let components = duration.components
-        let nanoseconds = max(0, components.seconds) * 1_000_000_000 + max(0, components.attoseconds) / 1_000_000_000
+        let nanoseconds = max(0, duration.inNanoseconds)
         let hundredths = (nanoseconds + 5_000) / 10_000
         writeDecimal(Int(hundredths / 100))
         writeByte(UInt8(ascii: "."))

@@ -77,7 +77,7 @@ struct SlackMessage {
         let version = fact("versionNumber") ?? "?"
         let request = fact("changeRequest") ?? ""
         switch delivery.type {
-        case "template.published":
+        case .templatePublished:
             var line = "\(project): version \(version) published by \(actor)"
             if facts["updateType"]?.stringValue == UpdateType.rollback.rawValue, let source = fact("rollbackSource") {
                 line += " (rollback to version \(source))"
@@ -86,19 +86,19 @@ struct SlackMessage {
                 line += ": “\(description)”"
             }
             return line
-        case "changeRequest.opened": return "\(project): \(actor) opened \(request)"
-        case "changeRequest.approved": return "\(project): \(request) approved by \(actor)"
-        case "changeRequest.rejected": return "\(project): \(request) rejected by \(actor)"
-        case "changeRequest.cancelled": return "\(project): \(request) cancelled by \(actor)"
-        case "storeSync.failed":
+        case .changeRequestOpened: return "\(project): \(actor) opened \(request)"
+        case .changeRequestApproved: return "\(project): \(request) approved by \(actor)"
+        case .changeRequestRejected: return "\(project): \(request) rejected by \(actor)"
+        case .changeRequestCancelled: return "\(project): \(request) cancelled by \(actor)"
+        case .storeSyncFailed:
             let failures = facts["consecutiveFailures"]?.doubleValue.map { Int($0) } ?? 1
             let error = fact("error") ?? "unknown error"
             let next =
                 fact("nextAttemptTime").map { ", next attempt at \($0)" }
                 ?? "; the link is disabled, so nothing retries until it is enabled or run"
             return "\(project): store sync failed (\(failures) in a row\(next)): \(error)"
-        case "ping": return "\(project): test message from remote-config, sent by \(actor)"
-        default: return "\(project): \(SlackText.escape(delivery.type)) by \(actor)"
+        case .ping: return "\(project): test message from remote-config, sent by \(actor)"
+        default: return "\(project): \(SlackText.escape(delivery.type.rawValue)) by \(actor)"
         }
     }
 
@@ -107,8 +107,11 @@ struct SlackMessage {
         let root = base.hasSuffix("/") ? String(base.dropLast()) : base
         // Published versions open on the History tab (with its diffs), change requests on Changes.
         let tab =
-            delivery.type.hasPrefix("changeRequest.")
-            ? "changes" : delivery.type.hasPrefix("storeSync.") ? "store-sync" : "history"
+            switch delivery.type.family {
+            case "changeRequest": "changes"
+            case "storeSync": "store-sync"
+            default: "history"
+            }
         return "\(root)/console#/projects/\(project)/\(tab)"
     }
 

@@ -6,11 +6,7 @@ import RemoteConfigStore
 /// The fields of a webhook people send (create and `PATCH`), checked beyond their types, naming the field at fault.
 struct WebhookBody {
     /// Events a webhook may subscribe to; `*` for all.
-    static let events: Set<String> = [
-        "template.published", "changeRequest.opened", "changeRequest.approved", "changeRequest.rejected",
-        "changeRequest.cancelled", "rollout.started", "rollout.halted", "rollout.completed", "storeSync.failed",
-        "ping", "*",
-    ]
+    static let events = Set(WebhookEventType.all.map(\.rawValue) + [WebhookEventType.everyEvent])
     static let formats: Set<String> = ["JSON", "SLACK"]
     var update = WebhookUpdate()
 

@@ -13,7 +13,7 @@ struct WebhookPayload: Sendable {
         let facts = (try? JSONValue(parsing: delivery.dataJSON).objectValue) ?? JSONObject()
         var data = facts
         var diff: TemplateDiff?
-        if delivery.type == "template.published", let to = facts["versionNumber"]?.stringValue.flatMap({ Int64($0) }) {
+        if delivery.type == .templatePublished, let to = facts["versionNumber"]?.stringValue.flatMap({ Int64($0) }) {
             let from = facts["previousVersionNumber"]?.stringValue.flatMap { Int64($0) } ?? 0
             let before = try await template(delivery.webhook.project, from)
             let after = try await template(delivery.webhook.project, to)
@@ -32,7 +32,7 @@ struct WebhookPayload: Sendable {
             "displayName": .string(delivery.actorName),
         ]
         let envelope: JSONObject = [
-            "id": .string(delivery.id), "type": .string(delivery.type),
+            "id": .string(delivery.id), "type": .string(delivery.type.rawValue),
             "time": .string(JSONResponse.timestamp(delivery.createTime)),
             "project": .string(delivery.webhook.project), "actor": .object(actor), "data": .object(data),
         ]

@@ -134,7 +134,7 @@ struct WebhooksController {
     /// A delivery as the API shows it.
     static func body(_ delivery: RemoteConfigStore.WebhookDelivery) -> RemoteConfigAPI.WebhookDelivery {
         RemoteConfigAPI.WebhookDelivery(
-            id: delivery.id, type: delivery.type, state: delivery.state.rawValue, attempts: delivery.attempts,
+            id: delivery.id, type: delivery.type.rawValue, state: delivery.state.rawValue, attempts: delivery.attempts,
             lastStatus: delivery.lastStatus, lastError: delivery.lastError, lastAttemptTime: delivery.lastAttemptTime,
             nextAttemptTime: delivery.nextAttemptTime, createTime: delivery.createTime)
     }

@@ -53,7 +53,7 @@ public struct ChangeRequestStore: Sendable {
                 on: connection, project: project, actor: actor, action: "changeRequest.create", detail: detail,
                 logger: logger)
             try await WebhookEvents.changeRequest(
-                "opened", request, comment: nil, actor: actor, on: connection, logger: logger)
+                .changeRequestOpened, request, comment: nil, actor: actor, on: connection, logger: logger)
             return request
         }
     }
@@ -126,7 +126,7 @@ public struct ChangeRequestStore: Sendable {
             // Once, when its approvals make it publishable.
             if request.state == .open, approved.state != .open {
                 try await WebhookEvents.changeRequest(
-                    "approved", approved, comment: comment, actor: actor, on: connection, logger: logger)
+                    .changeRequestApproved, approved, comment: comment, actor: actor, on: connection, logger: logger)
             }
             return approved
         }
@@ -178,7 +178,8 @@ public struct ChangeRequestStore: Sendable {
             try await RolloutStore.proposalClosed(id, project: project, actor: actor, on: connection, logger: logger)
             let closed = try await Self.read(project, id, on: connection, logger: logger)
             try await WebhookEvents.changeRequest(
-                state == .rejected ? "rejected" : "cancelled", closed, comment: comment, actor: actor, on: connection,
+                state == .rejected ? .changeRequestRejected : .changeRequestCancelled, closed, comment: comment,
+                actor: actor, on: connection,
                 logger: logger)
             return closed
         }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
+import RemoteConfigCore
 import ServiceLifecycle
 
 /// The shared PostgreSQL pool, with the deadline and error mapping every store call goes through.
@@ -316,9 +317,7 @@ public func connectOnce(_ url: DatabaseURL, logger: Logger, timeout: Duration = 
     var configuration = try url.connectionConfiguration()
     // The driver's own timeout, not `withDeadline`: a connection that completes after a deadline fired
     // would be dropped unclosed.
-    let parts = timeout.components
-    configuration.options.connectTimeout = .nanoseconds(
-        parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+    configuration.options.connectTimeout = .nanoseconds(timeout.inNanoseconds)
     do {
         return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
     } catch {

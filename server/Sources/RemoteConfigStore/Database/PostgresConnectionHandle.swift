@@ -36,7 +36,7 @@ public struct PostgresConnectionHandle: Sendable {
         for try await _ in rows { return }
         do {
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""), logger: logger)
-        } catch  where StoreError.sqlState(error) == "42P04" {
+        } catch  where SQLState(of: error) == .duplicateDatabase {
             // Created meanwhile by another process: fine.
         }
     }

@@ -33,10 +33,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         }
         if let error = error as? PSQLError {
             if error.code == .server {
-                let state = error.serverInfo?[.sqlState] ?? ""
-                // Class 08 (connection), 57P0x (shutdown, cannot connect now), 53 (resources).
-                if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") {
-                    return StoreError.unavailable(error.serverInfo?[.message] ?? state)
+                if let state = SQLState(of: error), state.meansUnavailable {
+                    return StoreError.unavailable(error.serverInfo?[.message] ?? state.code)
                 }
                 return error
             }
@@ -47,10 +45,5 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return StoreError.unavailable("connection pool: \(error)")
         }
         return error
-    }
-
-    /// The SQLSTATE of a server error, if it is one.
-    static func sqlState(_ error: any Error) -> String? {
-        (error as? PSQLError)?.serverInfo?[.sqlState]
     }
 }

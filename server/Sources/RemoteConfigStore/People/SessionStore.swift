@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RemoteConfigCore
 
 /// Sessions in PostgreSQL, looked up by the SHA-256 of their secret on every call, so that every server
 /// sharing the database honours a session and a revocation at once.
@@ -21,7 +22,7 @@ public struct SessionStore: Sendable {
     public func create(user: String, kind: UserSession.Kind) async throws -> (UserSession, String) {
         let secret = SessionSecret.generate(prefix: kind == .personal ? "rc_user_" : "")
         let csrf = SessionSecret.generate()
-        let seconds = Double(maxAge.components.seconds)
+        let seconds = maxAge.inSeconds
         let session = try await database.run { client in
             let rows = try await client.query(
                 """
@@ -40,7 +41,7 @@ public struct SessionStore: Sendable {
     /// long. Moves its last use on, at most once a minute.
     public func authenticate(secret: String) async throws -> (UserSession, User)? {
         let hash = KeySecret.hash(secret)
-        let idle = Double(idleTimeout.components.seconds)
+        let idle = idleTimeout.inSeconds
         return try await database.run { client in
             let rows = try await client.query(
                 """
@@ -77,7 +78,7 @@ public struct SessionStore: Sendable {
 
     /// The live sessions of a person, newest first.
     public func list(user: String) async throws -> [UserSession] {
-        let idle = Double(idleTimeout.components.seconds)
+        let idle = idleTimeout.inSeconds
         return try await database.run { client in
             try await Self.decode(
                 client.query(

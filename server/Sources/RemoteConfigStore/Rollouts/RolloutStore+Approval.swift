@@ -71,7 +71,7 @@ extension RolloutStore {
             on: connection, project: rollout.project, actor: actor, action: "changeRequest.create", detail: detail,
             logger: logger)
         try await WebhookEvents.changeRequest(
-            "opened", request, comment: nil, actor: actor, on: connection, logger: logger)
+            .changeRequestOpened, request, comment: nil, actor: actor, on: connection, logger: logger)
     }
 
     /// The rollout change that change request `id` carries (a proposed rollout's start, a live one's
@@ -133,7 +133,7 @@ extension RolloutStore {
                 ], logger: logger)
             let request = try await ChangeRequestStore.read(rollout.project, id, on: connection, logger: logger)
             try await WebhookEvents.changeRequest(
-                "cancelled", request, comment: comment, actor: actor, on: connection, logger: logger)
+                .changeRequestCancelled, request, comment: comment, actor: actor, on: connection, logger: logger)
         }
     }
 

@@ -129,7 +129,7 @@ extension RolloutStore {
             ], logger: logger)
         if step == 0 {
             try await WebhookEvents.rollout(
-                "started", try await read(rollout.project, rollout.id, on: connection, logger: logger),
+                .rolloutStarted, try await read(rollout.project, rollout.id, on: connection, logger: logger),
                 version: version.versionNumber, actor: actor, on: connection, logger: logger)
         }
     }
@@ -219,14 +219,14 @@ extension RolloutStore {
             WHERE rollout_id = \(rollout.id)
             """, logger: logger)
         try await withdrawRequests(rollout, as: state, keeping: keeping, actor: actor, on: connection, logger: logger)
-        let verb = state == .halted ? "halted" : "completed"
         var detail = ["rollout": Rollout.name(rollout.id), "parameter": rollout.parameter]
         if let endVersion { detail["versionNumber"] = String(endVersion) }
         try await AuditLog.append(
             on: connection, project: rollout.project, actor: actor,
             action: state == .halted ? "rollout.halt" : "rollout.complete", detail: detail, logger: logger)
         try await WebhookEvents.rollout(
-            verb, try await read(rollout.project, rollout.id, on: connection, logger: logger), version: endVersion,
+            state == .halted ? .rolloutHalted : .rolloutCompleted,
+            try await read(rollout.project, rollout.id, on: connection, logger: logger), version: endVersion,
             actor: actor, on: connection, logger: logger)
     }
 

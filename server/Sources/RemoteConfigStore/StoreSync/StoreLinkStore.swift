@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RemoteConfigCore
 
 /// Store links in PostgreSQL, and the claims that let exactly one replica sync a link at a time.
 public struct StoreLinkStore: Sendable {
@@ -68,37 +69,37 @@ public struct StoreLinkStore: Sendable {
     /// asking at once get different links (`FOR UPDATE SKIP LOCKED`), and a claimed link is not due for anyone
     /// else until its lease runs out.
     public func claimDue(lease: Duration) async throws -> StoreLinkClaim? {
-        let token = UUID()
-        let seconds = Self.seconds(lease)
+        let granted = Lease(lasting: lease)
         return try await database.run { client in
             let rows = try await client.query(
                 """
-                UPDATE store_links SET claim_token = \(token), claimed_until = now() + make_interval(secs => \(seconds))
+                UPDATE store_links SET claim_token = \(granted.token),
+                    claimed_until = clock_timestamp() + make_interval(secs => \(granted.seconds))
                 WHERE project_id = (
                     SELECT project_id FROM store_links
-                    WHERE enabled AND next_sync_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+                    WHERE enabled AND next_sync_at <= now() AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
                     ORDER BY next_sync_at LIMIT 1 FOR UPDATE SKIP LOCKED)
                 RETURNING \(unescaped: Self.columns)
                 """)
-            return try await Self.decode(rows).first.map { StoreLinkClaim(link: $0, token: token) }
+            return try await Self.decode(rows).first.map { StoreLinkClaim(link: $0, lease: granted) }
         }
     }
 
     /// Claims the link of `project` whether or not it is due or enabled (a sync asked for now); nil while
     /// another sync holds it. `StoreError.notFound` when the project has no link.
     public func claim(_ project: String, lease: Duration) async throws -> StoreLinkClaim? {
-        let token = UUID()
-        let seconds = Self.seconds(lease)
+        let granted = Lease(lasting: lease)
         return try await database.run { client in
             // An UPDATE locks the row and re-checks its condition after a concurrent claim commits, so two
             // claims never both succeed.
             let rows = try await client.query(
                 """
-                UPDATE store_links SET claim_token = \(token), claimed_until = now() + make_interval(secs => \(seconds))
-                WHERE project_id = \(project) AND (claimed_until IS NULL OR claimed_until < now())
+                UPDATE store_links SET claim_token = \(granted.token),
+                    claimed_until = clock_timestamp() + make_interval(secs => \(granted.seconds))
+                WHERE project_id = \(project) AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
                 RETURNING \(unescaped: Self.columns)
                 """)
-            if let link = try await Self.decode(rows).first { return StoreLinkClaim(link: link, token: token) }
+            if let link = try await Self.decode(rows).first { return StoreLinkClaim(link: link, lease: granted) }
             let exists = try await client.query("SELECT 1 FROM store_links WHERE project_id = \(project)")
             for try await _ in exists { return nil }
             throw StoreError.notFound("store link of \(project)")
@@ -121,7 +122,7 @@ public struct StoreLinkStore: Sendable {
                         ELSE LEAST(now() + make_interval(secs => interval_seconds),
                             GREATEST(\(pendingUntil)::timestamptz, now())) END,
                     claim_token = NULL, claimed_until = NULL
-                WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
+                WHERE project_id = \(claim.link.project) AND claim_token = \(claim.lease.token)
                 RETURNING \(unescaped: Self.columns)
                 """)
         }
@@ -133,14 +134,14 @@ public struct StoreLinkStore: Sendable {
     public func failed(_ claim: StoreLinkClaim, error: String, retryAfter: Duration, actor: AuditActor) async throws
         -> StoreLink
     {
-        let seconds = Self.seconds(retryAfter)
+        let seconds = retryAfter.inSeconds
         let logger = database.logger
         return try await database.transaction { connection in
             let rows = try await connection.query(
                 """
                 UPDATE store_links SET last_sync_time = now(), last_error = \(error), failures = failures + 1,
                     next_sync_at = now() + make_interval(secs => \(seconds)), claim_token = NULL, claimed_until = NULL
-                WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
+                WHERE project_id = \(claim.link.project) AND claim_token = \(claim.lease.token)
                 RETURNING \(unescaped: Self.columns)
                 """, logger: logger)
             guard let link = try await Self.decode(rows).first else { throw StoreLinkError.claimLost }
@@ -184,16 +185,11 @@ public struct StoreLinkStore: Sendable {
     static func checkHeld(_ claim: StoreLinkClaim, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = try await connection.query(
             """
-            SELECT 1 FROM store_links WHERE project_id = \(claim.link.project) AND claim_token = \(claim.token)
+            SELECT 1 FROM store_links WHERE project_id = \(claim.link.project) AND claim_token = \(claim.lease.token)
             FOR UPDATE
             """, logger: logger)
         for try await _ in rows { return }
         throw StoreLinkError.claimLost
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 
     static let columns = """

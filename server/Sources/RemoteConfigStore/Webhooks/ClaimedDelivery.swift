@@ -5,7 +5,7 @@ public struct ClaimedDelivery: Sendable {
     public let seq: Int64
     public let id: String
     public let webhook: Webhook
-    public let type: String
+    public let type: WebhookEventType
     public let actorKey: String?
     public let actorName: String
     /// The event's facts as JSON text.
@@ -14,7 +14,7 @@ public struct ClaimedDelivery: Sendable {
     public let body: String?
     public let attempts: Int
     public let createTime: Date
-    public let leaseToken: UUID
+    public let lease: Lease
     /// The person behind the event (`<id>` of `users/<id>`); nil for keys without an owner and the server.
     public var actorUser: String? = nil
     public var actorEmail: String? = nil

@@ -13,7 +13,7 @@ public struct WebhookDelivery: Sendable, Equatable {
     public let id: String
     public let webhook: String
     public let project: String
-    public let type: String
+    public let type: WebhookEventType
     public let state: State
     public let attempts: Int
     public let lastStatus: Int?

@@ -17,9 +17,10 @@ extension WebhookEvents {
         public var versionNumber: String?
     }
 
-    /// Records `rollout.<event>` (`started`, `halted`, `completed`) for `rollout` as it is now.
+    /// Records `event` (`rollout.started`, `.halted`, `.completed`) for `rollout` as it is now.
     static func rollout(
-        _ event: String, _ rollout: Rollout, version: Int64?, actor: AuditActor, on connection: PostgresConnection,
+        _ event: WebhookEventType, _ rollout: Rollout, version: Int64?, actor: AuditActor,
+        on connection: PostgresConnection,
         logger: Logger
     ) async throws {
         let facts = RolloutChanged(
@@ -27,7 +28,7 @@ extension WebhookEvents {
             value: rollout.value, audience: rollout.audience, percent: rollout.percent,
             conditionName: rollout.conditionName, versionNumber: version.map { String($0) })
         try await WebhookStore.enqueue(
-            rollout.project, type: "rollout.\(event)", actor: actor, dataJSON: try json(facts), on: connection,
+            rollout.project, type: event, actor: actor, dataJSON: try json(facts), on: connection,
             logger: logger)
     }
 }

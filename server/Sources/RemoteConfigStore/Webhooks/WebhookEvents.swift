@@ -32,20 +32,20 @@ public enum WebhookEvents {
             updateOrigin: version.updateOrigin, updateType: version.updateType, description: version.description,
             rollbackSource: version.rollbackSource.map { String($0) })
         try await WebhookStore.enqueue(
-            version.project, type: "template.published", actor: actor, dataJSON: try json(facts), on: connection,
+            version.project, type: .templatePublished, actor: actor, dataJSON: try json(facts), on: connection,
             logger: logger)
     }
 
-    /// Records `changeRequest.<event>` for `request` as it is now.
+    /// Records `event` (one of `changeRequest.*`) for `request` as it is now.
     static func changeRequest(
-        _ event: String, _ request: ChangeRequest, comment: String?, actor: AuditActor,
+        _ event: WebhookEventType, _ request: ChangeRequest, comment: String?, actor: AuditActor,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
         let facts = ChangeRequestChanged(
             changeRequest: ChangeRequest.name(request.id), state: request.state.rawValue,
             description: request.description, comment: comment?.isEmpty == false ? comment : nil)
         try await WebhookStore.enqueue(
-            request.project, type: "changeRequest.\(event)", actor: actor, dataJSON: try json(facts), on: connection,
+            request.project, type: event, actor: actor, dataJSON: try json(facts), on: connection,
             logger: logger)
     }
 
@@ -78,7 +78,7 @@ public enum WebhookEvents {
             error: link.status.lastError ?? "", consecutiveFailures: link.status.consecutiveFailures,
             nextAttemptTime: link.settings.enabled ? link.status.nextSyncTime.formatted(.iso8601) : nil)
         try await WebhookStore.enqueue(
-            link.project, type: "storeSync.failed", actor: actor, dataJSON: try json(facts), on: connection,
+            link.project, type: .storeSyncFailed, actor: actor, dataJSON: try json(facts), on: connection,
             logger: logger)
     }
 

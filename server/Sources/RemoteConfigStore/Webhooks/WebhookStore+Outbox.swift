@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RemoteConfigCore
 
 extension WebhookStore {
     /// One page of at most `limit` deliveries of one webhook, newest first, with `seq` below `before` (the page
@@ -50,8 +51,8 @@ extension WebhookStore {
     public func prune(finished: Duration, bodies: Duration, batch: Int = 10_000) async throws -> (
         deliveries: Int, bodies: Int
     ) {
-        let finishedSeconds = Self.seconds(finished)
-        let bodySeconds = Self.seconds(bodies)
+        let finishedSeconds = finished.inSeconds
+        let bodySeconds = bodies.inSeconds
         return try await database.run { client in
             let deleted = try await client.query(
                 """
@@ -80,17 +81,13 @@ extension WebhookStore {
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     /// Claims up to `limit` due deliveries for one attempt each, under a lease of `lease`.
     ///
     /// Only the oldest pending delivery of each enabled webhook is due (so a webhook's events go out in order,
     /// and a failing webhook holds back only its own). Rows are locked with `SKIP LOCKED` and rechecked, so two
     /// servers never claim one delivery; the lease keeps it theirs while they send.
     public func claim(limit: Int, lease: Duration) async throws -> [ClaimedDelivery] {
-        let seconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        let granted = Lease(lasting: lease)
         return try await database.transaction { connection in
             let logger = database.logger
             let rows = try await connection.query(
@@ -109,11 +106,10 @@ extension WebhookStore {
             var claimed: [Int64] = []
             for try await seq in rows.decode(Int64.self) { claimed.append(seq) }
             guard !claimed.isEmpty else { return [] }
-            let token = UUID()
             let updated = try await connection.query(
                 """
-                UPDATE webhook_deliveries SET lease_token = \(token),
-                    lease_until = clock_timestamp() + make_interval(secs => \(seconds))
+                UPDATE webhook_deliveries SET lease_token = \(granted.token),
+                    lease_until = clock_timestamp() + make_interval(secs => \(granted.seconds))
                 WHERE seq = ANY (\(claimed))
                 RETURNING seq, delivery_id, webhook_id, event_type, actor_key, actor_name, data::text, body, attempts,
                     created_at, actor_user, actor_email
@@ -137,8 +133,9 @@ extension WebhookStore {
                 guard let webhook = byID[webhookID] else { continue }
                 result.append(
                     ClaimedDelivery(
-                        seq: seq, id: id, webhook: webhook, type: type, actorKey: actorKey, actorName: actorName,
-                        dataJSON: data, body: body, attempts: Int(attempts), createTime: created, leaseToken: token,
+                        seq: seq, id: id, webhook: webhook, type: WebhookEventType(rawValue: type), actorKey: actorKey,
+                        actorName: actorName,
+                        dataJSON: data, body: body, attempts: Int(attempts), createTime: created, lease: granted,
                         actorUser: user, actorEmail: email))
             }
             return result.sorted { $0.seq < $1.seq }
@@ -151,7 +148,7 @@ extension WebhookStore {
             try await client.execute(
                 """
                 UPDATE webhook_deliveries SET body = \(body)
-                WHERE seq = \(delivery.seq) AND lease_token = \(delivery.leaseToken) AND body IS NULL
+                WHERE seq = \(delivery.seq) AND lease_token = \(delivery.lease.token) AND body IS NULL
                 """)
         }
     }
@@ -162,8 +159,8 @@ extension WebhookStore {
     public func record(
         _ delivery: ClaimedDelivery, _ outcome: DeliveryOutcome, retryAfter: Duration, giveUpAfter: Duration
     ) async throws {
-        let retry = Double(retryAfter.components.seconds) + Double(retryAfter.components.attoseconds) / 1e18
-        let window = Double(giveUpAfter.components.seconds) + Double(giveUpAfter.components.attoseconds) / 1e18
+        let retry = retryAfter.inSeconds
+        let window = giveUpAfter.inSeconds
         let error = outcome.error.map { String($0.prefix(500)) }
         let status = outcome.status.map { Int32($0) }
         try await database.run { client in
@@ -176,7 +173,7 @@ extension WebhookStore {
                             > created_at + make_interval(secs => \(window)) THEN 'FAILED'
                         ELSE 'PENDING' END,
                     next_attempt_at = clock_timestamp() + make_interval(secs => \(retry))
-                WHERE seq = \(delivery.seq) AND lease_token = \(delivery.leaseToken)
+                WHERE seq = \(delivery.seq) AND lease_token = \(delivery.lease.token)
                 """)
         }
     }
@@ -194,7 +191,7 @@ extension WebhookStore {
         {
             result.append(
                 WebhookDelivery(
-                    seq: seq, id: id, webhook: webhook, project: project, type: type,
+                    seq: seq, id: id, webhook: webhook, project: project, type: WebhookEventType(rawValue: type),
                     state: WebhookDelivery.State(rawValue: state) ?? .pending, attempts: Int(attempts),
                     lastStatus: status.map(Int.init), lastError: error, lastAttemptTime: last, nextAttemptTime: next,
                     createTime: created))

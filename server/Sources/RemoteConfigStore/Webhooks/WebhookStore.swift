@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import RemoteConfigCore
 
 /// Webhooks and their outbox in PostgreSQL.
 public struct WebhookStore: Sendable {
@@ -88,7 +89,7 @@ public struct WebhookStore: Sendable {
     ) async throws -> Webhook? {
         try await database.transaction { connection in
             let logger = database.logger
-            let seconds = Double(overlap.components.seconds)
+            let seconds = overlap.inSeconds
             try await ServerSecrets.requireCurrentKey(sealer, on: connection, logger: logger)
             let secret = try sealer.seal(Self.makeSecret(), for: Self.secretPlace(id))
             let rows = try await connection.query(
@@ -109,7 +110,8 @@ public struct WebhookStore: Sendable {
     /// Records an event of `project` for every enabled webhook subscribed to `type`, inside the caller's
     /// transaction: the deliveries exist exactly when the change commits. `dataJSON` is the event's facts.
     public static func enqueue(
-        _ project: String, type: String, actor: AuditActor, dataJSON: String, on connection: PostgresConnection,
+        _ project: String, type: WebhookEventType, actor: AuditActor, dataJSON: String,
+        on connection: PostgresConnection,
         logger: Logger
     ) async throws {
         // Deliverers on every replica are told (`deliver <project>`) only when something was queued, in the same
@@ -120,10 +122,10 @@ public struct WebhookStore: Sendable {
             WITH queued AS (
                 INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key,
                     actor_name, data, actor_user, actor_email)
-                SELECT gen_random_uuid()::text, webhook_id, project_id, \(type), \(actor.keyId),
+                SELECT gen_random_uuid()::text, webhook_id, project_id, \(type.rawValue), \(actor.keyId),
                     \(actor.displayName), \(dataJSON)::json, \(actor.userId), \(actor.email)
                 FROM webhooks
-                WHERE project_id = \(project) AND enabled AND (\(type) = ANY (events) OR '*' = ANY (events))
+                WHERE project_id = \(project) AND enabled AND (\(type.rawValue) = ANY (events) OR \(WebhookEventType.everyEvent) = ANY (events))
                 ORDER BY webhook_id
                 RETURNING 1
             )
@@ -140,7 +142,7 @@ public struct WebhookStore: Sendable {
                 """
                 INSERT INTO webhook_deliveries (delivery_id, webhook_id, project_id, event_type, actor_key,
                     actor_name, data, actor_user, actor_email)
-                SELECT gen_random_uuid()::text, webhook_id, project_id, 'ping', \(actor.keyId), \(actor.displayName),
+                SELECT gen_random_uuid()::text, webhook_id, project_id, \(WebhookEventType.ping.rawValue), \(actor.keyId), \(actor.displayName),
                     '{}'::json, \(actor.userId), \(actor.email)
                 FROM webhooks WHERE project_id = \(project) AND webhook_id = \(id)
                 RETURNING delivery_id
