@@ -18,6 +18,34 @@ public struct SampledContext: Sendable, Codable, Equatable {
     public static let maximumText = 256
     /// Most custom signals kept.
     public static let maximumSignals = 100
+    /// Most bytes of custom signals kept (each key's UTF-8, and its value's, or 8 for a number): with the other
+    /// fields' caps, a sampled context stays within about 3 KiB however much an app sends.
+    public static let maximumSignalBytes = 1024
+
+    /// What a sample keeps of `signals`: keys and texts cut to `maximumText`, the signals `reading` names first
+    /// (what the published conditions read), then the others, each in key order while it fits within
+    /// `maximumSignalBytes` and `maximumSignals`. Signals within the budget are all kept, whatever `reading` says.
+    public static func kept(_ signals: [String: SignalValue], reading: Set<String> = []) -> [String: SignalValue] {
+        var kept: [String: SignalValue] = [:]
+        var bytes = 0
+        let read = signals.keys.filter { reading.contains($0) }.sorted()
+        let others = signals.keys.filter { !reading.contains($0) }.sorted()
+        for key in read + others {
+            guard kept.count < maximumSignals, let value = signals[key] else { break }
+            let cutKey = String(key.prefix(maximumText))
+            var cutValue = value
+            var cost = cutKey.utf8.count + 8
+            if case .string(let text) = value {
+                let cut = String(text.prefix(maximumText))
+                cutValue = .string(cut)
+                cost = cutKey.utf8.count + cut.utf8.count
+            }
+            guard bytes + cost <= maximumSignalBytes else { continue }
+            bytes += cost
+            kept[cutKey] = cutValue
+        }
+        return kept
+    }
 
     /// What is kept of `context`; nil without an instance id.
     public init?(_ context: FetchContext) {
@@ -33,16 +61,6 @@ public struct SampledContext: Sendable, Codable, Equatable {
         firstOpenTime = context.firstOpenTime.map {
             $0.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         }
-        if !context.customSignals.isEmpty {
-            var signals: [String: SignalValue] = [:]
-            for key in context.customSignals.keys.sorted().prefix(Self.maximumSignals) {
-                guard case .string(let text)? = context.customSignals[key] else {
-                    signals[String(key.prefix(Self.maximumText))] = context.customSignals[key]
-                    continue
-                }
-                signals[String(key.prefix(Self.maximumText))] = .string(String(text.prefix(Self.maximumText)))
-            }
-            customSignals = signals
-        }
+        if !context.customSignals.isEmpty { customSignals = Self.kept(context.customSignals) }
     }
 }

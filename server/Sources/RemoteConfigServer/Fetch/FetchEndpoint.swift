@@ -136,7 +136,9 @@ final class FetchEndpoint: Sendable {
             return .evaluateOffLoop { [self] in
                 let context = try FetchRequest.context(from: call.body.readableBytesView, now: now)
                 let answer = answers?.answer(for: context) ?? FetchAnswers.noTemplate
-                insights.record(project: project, context: context, now: now, tally: answer.tally)
+                insights.record(
+                    project: project, context: context, now: now, tally: answer.tally,
+                    signalsRead: answers?.compiled.inputs.customSignalKeys ?? [])
                 return reply(answer, call)
             }
         }
@@ -150,12 +152,16 @@ final class FetchEndpoint: Sendable {
         if answers.isHeavy {
             return .evaluateOffLoop { [self] in
                 let answer = answers.answer(for: context)
-                insights.record(project: project, context: context, now: now, tally: answer.tally)
+                insights.record(
+                    project: project, context: context, now: now, tally: answer.tally,
+                    signalsRead: answers.compiled.inputs.customSignalKeys)
                 return reply(answer, call)
             }
         }
         let answer = answers.answer(for: context)
-        insights.record(project: project, context: context, now: now, tally: answer.tally)
+        insights.record(
+            project: project, context: context, now: now, tally: answer.tally,
+            signalsRead: answers.compiled.inputs.customSignalKeys)
         return .done(reply(answer, call))
     }
 
@@ -205,7 +211,8 @@ final class FetchEndpoint: Sendable {
             position = found
         }
         insights.record(
-            project: evaluation.project, context: context, now: now, tally: answer.tally, position: position)
+            project: evaluation.project, context: context, now: now, tally: answer.tally, position: position,
+            signalsRead: answers.compiled?.inputs.customSignalKeys ?? [])
     }
 
     private func reply(_ answer: FetchAnswers.Answer, _ call: FetchCall) -> FetchReply {

@@ -58,10 +58,29 @@ struct InsightsFlush: BackgroundWork {
 
     /// The counts an earlier flush could not write, and the flush itself, one at a time.
     actor Writer {
+        /// A project's part whose write failed, retried as it was and in its place (so a write PostgreSQL
+        /// finished after all adds nothing the second time).
+        struct Retry {
+            var part: InsightsBatch
+            var write: InsightsWrite
+            /// Failed writes of the part that reached the database (a deadline, an error it answered), not
+            /// those it was down for.
+            var failures: Int
+        }
+
+        /// After this many failures that reached the database, a part is given up: the same write would fail
+        /// again without end.
+        static let maximumFailures = 5
+
         let recorder: InsightsRecorder
         let store: InsightsStore
         let logger: Logger
-        private var pending = InsightsBatch()
+        /// This server's writes, numbered in the order they are sent (`InsightsWrite`).
+        private let writer = UUID()
+        private var sequence: Int64 = 0
+        private var retrying: [String: Retry] = [:]
+        /// Counts taken while their project's retry waits: never written yet, so they merge freely.
+        private var waiting = InsightsBatch()
         private var lastMaintenance: ContinuousClock.Instant?
 
         init(recorder: InsightsRecorder, store: InsightsStore, logger: Logger) {
@@ -82,35 +101,64 @@ struct InsightsFlush: BackgroundWork {
             return true
         }
 
-        /// Writes what was counted since the last flush, and whatever an earlier flush could not write. A
-        /// project's counts are written in one transaction, so none is written twice; a project whose write
-        /// fails keeps its counts for the next flush (not its sampled instances). Returns the first failure.
+        /// Writes what was counted since the last flush, and what an earlier flush could not write. A project's
+        /// part is written in one transaction, numbered, so none is added twice, and one project's
+        /// failure costs no other project anything. A failed part is retried as it was, before anything newer of
+        /// its project, and given up after `maximumFailures` failures that reached the database; its sampled
+        /// instances are not kept (a sample is up to `sampleSize` contexts per project, and the database may
+        /// stay away for many flushes): they are sampled again at their next fetch. Returns the first failure.
         func flush() async -> (any Error)? {
             var failure: (any Error)?
             // Project by project: what was taken from the threads is converted for one project at a time.
             var taken = recorder.take()
-            for project in pending.projects.union(taken.projects).sorted() {
-                var part = InsightsBatch()
-                part.counts = pending.counts.filter { $0.key.project == project }
-                part.samples[project] = pending.samples[project]
-                for key in part.counts.keys { pending.counts[key] = nil }
-                pending.samples[project] = nil
+            for project in Set(retrying.keys).union(waiting.projects).union(taken.projects).sorted() {
+                var fresh = waiting.takePart(of: project)
                 // The newer counts merged last: a sample keeps an instance's newer context.
-                part.merge(recorder.batch(of: project, from: &taken))
+                fresh.merge(recorder.batch(of: project, from: &taken))
+                if var retry = retrying.removeValue(forKey: project) {
+                    do {
+                        try await write(retry.part, as: retry.write)
+                    } catch {
+                        failure = failure ?? error
+                        if Self.reachedTheDatabase(error) { retry.failures += 1 }
+                        if retry.failures < Self.maximumFailures {
+                            retrying[project] = retry
+                            fresh.samples = [:]
+                            waiting.merge(fresh)
+                            continue
+                        }
+                        logger.error(
+                            """
+                            insights: gave up the \(retry.part.answers) answers of \(project) after \(retry.failures) \
+                            failed writes: \(error)
+                            """)
+                    }
+                }
+                // Also with nothing new: the other servers' flushes may have lowered the sample's bound since.
+                sequence += 1
+                let place = InsightsWrite(writer: writer, sequence: sequence)
                 do {
-                    recorder.adopt(try await store.add(part, sampleSize: recorder.sampleSize))
+                    try await write(fresh, as: place)
                 } catch {
-                    // The counts wait for the next flush; the sampled instances do not (a sample is up to
-                    // `sampleSize` contexts per project, and the database may stay away for many flushes): they
-                    // are sampled again at their next fetch.
-                    part.samples = [:]
-                    pending.merge(part)
                     failure = failure ?? error
+                    fresh.samples = [:]
+                    retrying[project] = Retry(
+                        part: fresh, write: place, failures: Self.reachedTheDatabase(error) ? 1 : 0)
                     logger.warning(
                         "insights: could not write the counts of \(project), kept for the next flush: \(error)")
                 }
             }
             return failure
+        }
+
+        private func write(_ part: InsightsBatch, as place: InsightsWrite) async throws {
+            recorder.adopt(try await store.add(part, sampleSize: recorder.sampleSize, as: place))
+        }
+
+        /// Whether a failed write got as far as the database: anything but the database being unreachable.
+        static func reachedTheDatabase(_ error: any Error) -> Bool {
+            if case .unavailable = error as? StoreError { return false }
+            return true
         }
     }
 }

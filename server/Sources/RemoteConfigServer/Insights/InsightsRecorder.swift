@@ -104,7 +104,12 @@ final class InsightsRecorder: Sendable {
     /// Counts one answer to the caller of `context` for `project` at `now`: `tally` is what it answered, all of
     /// it or (`position`) the one flag an OFREP single evaluation asked for. The context is borrowed, not kept:
     /// a copy of it per call (a retain and a release of each of its texts) cost a tenth of counting.
-    func record(project: String, context: FetchContext, now: Date, tally: AnswerTally, position: Int? = nil) {
+    /// `signalsRead` (the custom signals the published conditions read, kept first when a sampled context is
+    /// cut to its budget) is asked only when the context enters the sample.
+    func record(
+        project: String, context: FetchContext, now: Date, tally: AnswerTally, position: Int? = nil,
+        signalsRead: @autoclosure () -> Set<String> = []
+    ) {
         guard enabled else { return }
         let sampleSize = self.sampleSize
         let hash = context.appInstanceId.map(InstanceHash.of)
@@ -128,13 +133,13 @@ final class InsightsRecorder: Sendable {
             }
             record(
                 into: &state.counts[place], hour: hour, context: context, hash: hash, rank: rank, now: now,
-                tally: tally, position: position)
+                tally: tally, position: position, signalsRead: signalsRead)
         }
     }
 
     private func record(
         into counts: inout Shard.Project, hour: Int, context: FetchContext, hash: UInt64?, rank: Int64?,
-        now: Date, tally: AnswerTally, position: Int?
+        now: Date, tally: AnswerTally, position: Int?, signalsRead: () -> Set<String>
     ) {
         if hour != counts.hour { counts.move(to: hour) }
         counts.current.record(
@@ -142,7 +147,7 @@ final class InsightsRecorder: Sendable {
         guard let rank, counts.sample.capacity > 0 else { return }
         counts.sampled = true
         guard rank <= counts.sample.cutoff else { return }
-        let packed = PackedContext(context, now: now)
+        let packed = PackedContext(context, now: now, reading: context.customSignals.isEmpty ? [] : signalsRead())
         let previous = counts.sample.entries[rank]
         let added = packed.bytes - (previous?.bytes ?? 0)
         guard added <= 0 || sampleBudget.reserve(added) else {

@@ -41,7 +41,8 @@ struct PackedContext: Sendable {
     /// Packs what a sample keeps of `context`, sent at `now`; texts are cut to `SampledContext.maximumText`
     /// as the stored sample cuts them. One allocation: a sample takes tens of thousands of contexts while it
     /// first fills, on the event loop, and a list of the texts and an array of each one's bytes made it eight.
-    init(_ context: FetchContext, now: Date) {
+    /// Custom signals are kept as `SampledContext.kept` keeps them, the ones `reading` names first.
+    init(_ context: FetchContext, now: Date, reading: Set<String> = []) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(
             2 * Field.allCases.count + (context.appInstanceId?.utf8.count ?? 0) + (context.appId?.utf8.count ?? 0)
@@ -57,7 +58,8 @@ struct PackedContext: Sendable {
         self.texts = bytes
         platform = context.platform
         firstOpenTime = context.firstOpenTime
-        customSignals = context.customSignals
+        customSignals =
+            context.customSignals.isEmpty ? [:] : SampledContext.kept(context.customSignals, reading: reading)
         self.now = now
     }
 

@@ -45,6 +45,19 @@ public struct InsightsBatch: Sendable {
     /// The projects with something to write.
     public var projects: Set<String> { Set(counts.keys.map(\.project)).union(samples.keys) }
 
+    /// Takes `project`'s counts and sample out of this batch, as a batch of their own.
+    public mutating func takePart(of project: String) -> InsightsBatch {
+        var part = InsightsBatch()
+        for key in counts.keys where key.project == project {
+            part.counts[key] = counts.removeValue(forKey: key)
+        }
+        part.samples[project] = samples.removeValue(forKey: project)
+        return part
+    }
+
+    /// The answers counted in this batch, over every project and hour.
+    public var answers: Int { counts.values.reduce(0) { $0 + $1.versions.values.reduce(0) { $0 + $1.answers } } }
+
     /// Adds `other` (another loop's counts): counts add up, samples keep the smallest.
     public mutating func merge(_ other: InsightsBatch) {
         for (key, count) in other.counts {
@@ -61,5 +74,19 @@ public struct InsightsBatch: Sendable {
                 samples[project]!.merge(sample)
             }
         }
+    }
+}
+
+/// Which server writes a batch and its place in that server's order: a write whose place is not after the last
+/// one of its server and project that is in already adds nothing, so a batch sent again (after a failure that
+/// PostgreSQL finished anyway) is counted once. A server sends a project's next write only once the one before
+/// is in or given up.
+public struct InsightsWrite: Sendable, Hashable {
+    public let writer: UUID
+    public let sequence: Int64
+
+    public init(writer: UUID, sequence: Int64) {
+        self.writer = writer
+        self.sequence = sequence
     }
 }

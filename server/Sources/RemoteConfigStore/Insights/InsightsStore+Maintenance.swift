@@ -30,6 +30,8 @@ extension InsightsStore {
                     "DELETE FROM \(unescaped: table) WHERE bucket < \(cutoff)", logger: logger)
             }
             try await connection.query("DELETE FROM insight_samples WHERE last_seen < \(cutoff)", logger: logger)
+            try await connection.query(
+                "DELETE FROM insight_writes WHERE written_at < \(now.addingTimeInterval(-86_400))", logger: logger)
             try await rollUp(before: rollUpBefore, on: connection, logger: logger)
             return true
         }

@@ -27,15 +27,22 @@ public struct InsightsStore: Sendable {
     /// Returns, for each project whose sample it wrote or read, the stored sample's largest key when the sample
     /// is full (no instance above it can enter the sample now), else `Int64.max` (any can: the sample is still
     /// filling, or lost instances to the retention): the bound each thread's sample follows
-    /// (`InsightsRecorder.adopt`).
+    /// (`InsightsRecorder.adopt`). With `write`, a project's part that is in already (`InsightsWrite`) adds
+    /// nothing and has no bound.
     @discardableResult
-    public func add(_ batch: InsightsBatch, sampleSize: Int) async throws -> [String: Int64] {
+    public func add(_ batch: InsightsBatch, sampleSize: Int, as write: InsightsWrite? = nil) async throws
+        -> [String: Int64]
+    {
         var bounds: [String: Int64] = [:]
         for project in batch.projects.sorted() {
             let counts = batch.counts.filter { $0.key.project == project }
             let sample = batch.samples[project]
             let bound: Int64? = try await database.transaction { connection in
                 try await Self.lock(project, on: connection, logger: database.logger)
+                let adds = counts.values.contains { !$0.isEmpty } || sample?.entries.isEmpty == false
+                if let write, adds {
+                    guard try await Self.isNew(write, project, on: connection) else { return nil }
+                }
                 for (key, count) in counts where !count.isEmpty {
                     // The day's rows are kept up to date too, so that a window of days reads one row per day
                     // and version rather than 24.
@@ -53,6 +60,23 @@ public struct InsightsStore: Sendable {
             bounds[project] = bound
         }
         return bounds
+    }
+
+    /// Moves `project`'s place of `write`'s server on to `write`, in this transaction; false when the server's
+    /// place is there or past it already (the write is in).
+    static func isNew(_ write: InsightsWrite, _ project: String, on connection: PostgresConnection) async throws
+        -> Bool
+    {
+        let rows = try await connection.query(
+            """
+            INSERT INTO insight_writes AS w (writer_id, project_id, last_sequence)
+            VALUES (\(write.writer), \(project), \(write.sequence))
+            ON CONFLICT (writer_id, project_id) DO UPDATE SET last_sequence = EXCLUDED.last_sequence, written_at = now()
+            WHERE w.last_sequence < EXCLUDED.last_sequence
+            RETURNING 1
+            """, logger: Logger(label: "insights"))
+        for try await _ in rows { return true }
+        return false
     }
 
     /// The start of the UTC day of `date`.
