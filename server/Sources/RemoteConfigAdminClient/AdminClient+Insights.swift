@@ -13,6 +13,17 @@ extension AdminClient {
         return try await report("/v1/projects/" + Self.escape(project) + "/insights/versions", query)
     }
 
+    /// `GET …/insights/minimumVersion`: how high `platform`'s minimum can go within `maxBlockedShare` (0–1).
+    public func insightsMinimumVersion(
+        project: String, platform: String, maxBlockedShare: Double?, parameter: String?, since: String?
+    ) async throws -> InsightsMinimumVersionReport {
+        var query: [(String, String)] = [("platform", platform)]
+        if let maxBlockedShare { query.append(("maxBlockedShare", String(maxBlockedShare))) }
+        if let parameter { query.append(("parameter", parameter)) }
+        if let since { query.append(("since", since)) }
+        return try await report("/v1/projects/" + Self.escape(project) + "/insights/minimumVersion", query)
+    }
+
     /// `GET …/insights/parameters`.
     public func insightsParameters(project: String, since: String?, until: String?) async throws
         -> InsightsParametersReport

@@ -76,6 +76,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     ).addRoutes(to: routes)
     InsightsController(insights: stores.insights, enabled: environment.insightsEnabled, access: access)
         .addRoutes(to: routes)
+    MinimumVersionController(
+        insights: stores.insights, enabled: environment.insightsEnabled, published: environment.published,
+        access: access
+    ).addRoutes(to: routes)
     StoreSyncController(
         links: stores.storeLinks, templates: stores.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)

@@ -4,7 +4,8 @@ import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
-/// `remote-config insights versions|parameters`: who is out there, and what they got.
+/// `remote-config insights versions|parameters|minimum`: who is out there, what they got, and how high the
+/// minimum version can go.
 struct Insights: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Which app versions fetch, and what decided the values they got.",
@@ -13,8 +14,9 @@ struct Insights: AsyncParsableCommand {
                 "Every client answer is counted per project and UTC hour: by platform and app version (distinct app instances are a HyperLogLog estimate, about 1.6% standard error), by what decided each parameter's value, and by the conditions that matched. A server adds its counts to the database every --insights-flush-interval (default 60 s)."
             ],
             "remote-config insights versions -p shop-app --platform IOS",
-            "remote-config insights parameters -p shop-app --json"),
-        subcommands: [Versions.self, Parameters.self])
+            "remote-config insights parameters -p shop-app --json",
+            "remote-config insights minimum -p shop-app --platform IOS --max-blocked 2%"),
+        subcommands: [Versions.self, Parameters.self, Minimum.self])
 
     struct Versions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -57,6 +59,61 @@ struct Insights: AsyncParsableCommand {
                     project: project.project, since: window.since, until: window.until)
                 if connection.json { return try InsightsText.json(report) }
                 InsightsText.parameters(report, project: project.project)
+            }
+        }
+    }
+
+    struct Minimum: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "How high the minimum supported version can go without blocking more than a share of users.",
+            discussion: helpText(
+                [
+                    "A version's blocked share is the share of the platform's active instances (last 7 days by default) on an older version; instances whose version cannot be compared count as blocked. The recommendation is the newest version seen within --max-blocked (never below the current minimum); each newer version gets the day its share is expected to fall to it, from the last 28 days."
+                ],
+                "remote-config insights minimum -p shop-app --platform IOS",
+                "remote-config insights minimum -p shop-app --platform ANDROID --max-blocked 0.5% --json"))
+
+        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup var project: ProjectOption
+
+        @Option(help: "The platform: IOS, ANDROID, WEB or UNKNOWN.")
+        var platform: String
+
+        @Option(help: "The most a new minimum may block, as a percentage (2%) or a share (0.02); default 1%.")
+        var maxBlocked: String?
+
+        @Option(help: "The parameter that holds the minimum (default min_supported_version).")
+        var parameter: String?
+
+        @Option(help: "Count app instances seen since this RFC 3339 time (default: 7 days ago).")
+        var since: String?
+
+        /// `--max-blocked` as a share from 0 to 1.
+        static func share(_ text: String) -> Double? {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let value: Double?
+            if trimmed.hasSuffix("%") {
+                value = Double(trimmed.dropLast().trimmingCharacters(in: .whitespaces)).map { $0 / 100 }
+            } else {
+                value = Double(trimmed)
+            }
+            guard let value, value.isFinite, (0...1).contains(value) else { return nil }
+            return value
+        }
+
+        func validate() throws {
+            if let maxBlocked, Self.share(maxBlocked) == nil {
+                throw ValidationError("--max-blocked must be a percentage (2%) or a share from 0 to 1 (0.02)")
+            }
+        }
+
+        func run() async throws {
+            try await runAdmin {
+                let report = try await connection.client().insightsMinimumVersion(
+                    project: project.project, platform: platform.uppercased(),
+                    maxBlockedShare: maxBlocked.flatMap(Self.share), parameter: parameter, since: since)
+                if connection.json { return try InsightsText.json(report) }
+                InsightsText.minimum(report, project: project.project, maxBlocked: maxBlocked.flatMap(Self.share))
             }
         }
     }

@@ -52,6 +52,39 @@ enum InsightsText {
         }
     }
 
+    static func minimum(_ report: InsightsMinimumVersionReport, project: String, maxBlocked: Double?) {
+        let limit = percent(maxBlocked ?? 0.01)
+        Output.line(
+            "\(project), \(report.platform), since \(report.since): about \(count(report.activeInstances)) active "
+                + "instances")
+        if report.activeInstances == 0 { return Output.line("No client answers counted in this window.") }
+        if let current = report.current {
+            Output.line(
+                "Current minimum: \(TerminalText.field(current.value)) (\(TerminalText.field(current.parameter))), "
+                    + "blocks \(percent(current.blockedShare)) (about \(count(current.blockedInstances)))")
+        } else {
+            Output.line("Current minimum: none (the parameter is not a version for this platform's newest version)")
+        }
+        if let recommended = report.recommended {
+            Output.line(
+                "Recommended within \(limit): \(TerminalText.field(recommended.version)), blocks "
+                    + "\(percent(recommended.blockedShare)) (about \(count(recommended.blockedInstances)))")
+        }
+        if report.unknownShare > 0 {
+            Output.line("\(percent(report.unknownShare)) run a version that cannot be compared; counted as blocked.")
+        }
+        guard !report.forecast.isEmpty else { return }
+        Output.line()
+        var table = Table("VERSION", "BLOCKS NOW", "WITHIN \(limit) BY", "DAYS OF DATA")
+        for entry in report.forecast {
+            table.add(
+                TerminalText.field(entry.version), percent(entry.blockedShare),
+                entry.reachesMaxBlockedShare ?? (entry.basedOnDays < 5 ? "too few days" : "not falling"),
+                String(entry.basedOnDays))
+        }
+        table.print()
+    }
+
     /// `12,345`.
     static func count(_ value: Int) -> String {
         value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))

@@ -107,6 +107,32 @@ extension InsightsStore {
         }
     }
 
+    /// Each version's instances over `since..<until` on `platform`: the union of its rows' sketches, from the
+    /// same rows `versions` reads.
+    public func versionSketches(project: String, since: Date, until: Date, platform: String) async throws
+        -> [String: HyperLogLog]
+    {
+        var sketches: [String: HyperLogLog] = [:]
+        for row in try await versionRows(project: project, since: since, until: until, platform: platform) {
+            sketches[row.version, default: HyperLogLog()].merge(row.sketch)
+        }
+        return sketches
+    }
+
+    /// Each UTC day's versions' instances on `platform`, for the days that overlap `since..<until`, from the
+    /// daily rows (which every flush writes beside the hourly ones).
+    public func dailyVersionSketches(project: String, since: Date, until: Date, platform: String) async throws
+        -> [Date: [String: HyperLogLog]]
+    {
+        var days: [Date: [String: HyperLogLog]] = [:]
+        for row in try await versionRows(
+            project: project, since: since, until: until, platform: platform, dailyOnly: true)
+        {
+            days[Self.day(of: row.bucket), default: [:]][row.version, default: HyperLogLog()].merge(row.sketch)
+        }
+        return days
+    }
+
     /// Distinct instances seen over `since..<until` (of one platform, or all): the union of the sketches.
     public func activeInstances(project: String, since: Date, until: Date, platform: String?) async throws -> Int {
         var union = HyperLogLog()
