@@ -49,32 +49,31 @@ public struct MinimumVersionFleet: Sendable {
 
     /// What raising the minimum to `version` would block: every instance seen on an older version, and every
     /// instance whose version cannot be compared. An instance seen on several versions in the window counts once.
-    public func blocked(by version: String) -> Blocked? {
-        guard let minimum = SemanticVersion(version) else { return nil }
+    public func blocked(by version: String) -> Blocked? { blocked(by: [version])[version] }
+
+    /// What raising the minimum to each of `versions` would block (those that are versions), in one pass over
+    /// the fleet's versions, oldest first: the union of what is older only grows.
+    public func blocked(by versions: [String]) -> [String: Blocked] {
+        let minimums = versions.compactMap { text in SemanticVersion(text).map { (text, $0) } }.sorted { $0.1 < $1.1 }
         var union = unknown
-        for entry in ordered where entry.semantic < minimum { union.merge(entry.sketch) }
-        let instances = union.count
-        return Blocked(version: version, instances: instances, share: share(instances))
+        var next = 0
+        var result: [String: Blocked] = [:]
+        for (text, minimum) in minimums {
+            while next < ordered.count, ordered[next].semantic < minimum {
+                union.merge(ordered[next].sketch)
+                next += 1
+            }
+            let instances = union.count
+            result[text] = Blocked(version: text, instances: instances, share: share(instances))
+        }
+        return result
     }
 
     /// Each version seen as a minimum, oldest first.
     public var candidates: [Blocked] {
-        var union = unknown
-        var result: [Blocked] = []
-        var index = 0
-        while index < ordered.count {
-            // Versions equal by order (`2.0` and `2.0.0`) block the same instances.
-            let semantic = ordered[index].semantic
-            let instances = union.count
-            var next = index
-            while next < ordered.count, ordered[next].semantic == semantic {
-                result.append(Blocked(version: ordered[next].version, instances: instances, share: share(instances)))
-                next += 1
-            }
-            for entry in ordered[index..<next] { union.merge(entry.sketch) }
-            index = next
-        }
-        return result
+        let versions = ordered.map(\.version)
+        let blocked = blocked(by: versions)
+        return versions.compactMap { blocked[$0] }
     }
 
     /// The candidates newer than `version` (all of them for nil), oldest first.

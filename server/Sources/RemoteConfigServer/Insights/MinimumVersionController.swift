@@ -107,10 +107,14 @@ struct MinimumVersionController {
         let days = try await insights.dailyVersionSketches(
             project: project, since: now.addingTimeInterval(-Double(BlockedShareForecast.maximumDays) * 86_400),
             until: now, platform: query.platform)
-        let fleets = days.mapValues { MinimumVersionFleet(versions: $0) }
+        // Each day's shares of every newer version in one pass over its versions, not one pass per version.
+        let versions = newer.map(\.version)
+        let daily = days.map { day, sketches in
+            (day: day, blocked: MinimumVersionFleet(versions: sketches).blocked(by: versions))
+        }
         return newer.map { candidate in
-            let shares = fleets.compactMap { day, fleet in
-                fleet.blocked(by: candidate.version).map { (day: day, share: $0.share) }
+            let shares = daily.compactMap { entry in
+                entry.blocked[candidate.version].map { (day: entry.day, share: $0.share) }
             }
             let used = min(shares.filter { $0.share > 0 }.count, BlockedShareForecast.maximumDays)
             let date = BlockedShareForecast.crossing(shares, threshold: query.maxBlockedShare)
