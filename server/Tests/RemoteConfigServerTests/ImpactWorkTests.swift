@@ -7,6 +7,10 @@ import Testing
 
 @testable import RemoteConfigServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Impact estimates run on threads of their own, bounded per caller, and stop when their caller goes away:
 /// abandoned estimates do not run to the end, and one viewer's queue cannot starve another's.
 @Suite struct ImpactWorkTests {
@@ -38,6 +42,25 @@ import Testing
         let body = String(decoding: JSONValue.object(["template": candidate]).jsonBytes(), as: UTF8.self)
         return "POST \(path) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    }
+
+    @Test func estimatesRunBelowTheEventLoopsPriority() async throws {
+        #if os(Linux)
+            let work = ImpactWork()
+            await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await work.run() }
+                let seen = NIOLockedValueBox<Int32?>(nil)
+                // Nothing to estimate: the work only reports the priority it ran at (and then counts as abandoned).
+                _ = try? await work.estimate(callerGone: { false }) { _ in
+                    seen.withLockedValue { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+                    return nil
+                }
+                #expect(seen.withLockedValue { $0 } == ImpactWork.niceness)
+                // Only that thread: this one, like the event loops, keeps its priority.
+                #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == 0)
+                group.cancelAll()
+            }
+        #endif
     }
 
     @Test func anEstimateWhoseCallerHungUpStops() async throws {
