@@ -44,20 +44,20 @@ import Testing
             + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
     }
 
-    @Test func estimatesRunBelowTheEventLoopsPriority() async throws {
+    @Test func estimatesRunOnlyWhereTheEventLoopsLeaveACoreIdle() async throws {
         #if os(Linux)
             let work = ImpactWork()
             await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await work.run() }
                 let seen = NIOLockedValueBox<Int32?>(nil)
-                // Nothing to estimate: the work only reports the priority it ran at (and then counts as abandoned).
+                // Nothing to estimate: the work only reports the policy it ran under (and then counts as abandoned).
                 _ = try? await work.estimate(callerGone: { false }) { _ in
-                    seen.withLockedValue { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+                    seen.withLockedValue { $0 = sched_getscheduler(0) }
                     return nil
                 }
-                #expect(seen.withLockedValue { $0 } == ImpactWork.niceness)
-                // Only that thread: this one, like the event loops, keeps its priority.
-                #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == 0)
+                #expect(seen.withLockedValue { $0 } == ImpactWork.idlePolicy)
+                // Only that thread: this one, like the event loops, keeps the normal policy.
+                #expect(sched_getscheduler(0) == 0)
                 group.cancelAll()
             }
         #endif
