@@ -46,6 +46,7 @@ import Testing
         "GET /v1/projects/{p}/insights/versions": ("viewer", true),
         "GET /v1/projects/{p}/insights/parameters": ("viewer", true),
         "GET /v1/projects/{p}/insights/timeline": ("viewer", true),
+        "GET /v1/projects/{p}/insights/minimumVersion": ("viewer", true),
         "POST /v1/projects/{p}/webhooks": ("admin", true),
         "GET /v1/projects/{p}/webhooks": ("admin", true),
         "GET /v1/projects/{p}/webhooks/{id}": ("admin", true),
@@ -147,6 +148,7 @@ import Testing
                     route.path.replacingOccurrences(of: "{p}", with: "shop-app")
                     .replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{delivery}", with: "none")
                     + (route.path.hasSuffix(":diff") ? "?from=draft&to=draft" : "")
+                    + (route.path.hasSuffix("/minimumVersion") ? "?platform=IOS" : "")
                 let body: JSONValue? =
                     switch route.path {
                     case "/v1/projects": ["projectId": .string("new-\(UUID().uuidString.prefix(6).lowercased())")]
