@@ -129,8 +129,11 @@ struct InsightsController {
 
     /// `part / whole` to 4 decimals; 0 of nothing.
     static func share(_ part: Int, of whole: Int) -> Double {
-        whole > 0 ? (Double(part) / Double(whole) * 10_000).rounded() / 10_000 : 0
+        whole > 0 ? rounded(Double(part) / Double(whole)) : 0
     }
+
+    /// A share to 4 decimals, as every insights route writes it.
+    static func rounded(_ share: Double) -> Double { (share * 10_000).rounded() / 10_000 }
 
     /// Written by the server's one JSON writer, members in the report's order.
     private static func response(_ report: some Encodable) throws -> Response {

@@ -36,7 +36,7 @@ struct MinimumVersionController {
         var current: InsightsMinimumVersionReport.Current?
         if let value = currentValue(project, query, newest: fleet.newest), let blocked = fleet.blocked(by: value) {
             current = .init(
-                parameter: query.parameter, value: value, blockedShare: Self.rounded(blocked.share),
+                parameter: query.parameter, value: value, blockedShare: InsightsController.rounded(blocked.share),
                 blockedInstances: blocked.instances)
         }
         let recommended = fleet.recommended(maxBlockedShare: query.maxBlockedShare, current: current?.value)
@@ -45,9 +45,11 @@ struct MinimumVersionController {
             platform: query.platform, since: JSONResponse.timestamp(query.since),
             activeInstances: fleet.activeInstances, current: current,
             recommended: recommended.map {
-                .init(version: $0.version, blockedShare: Self.rounded($0.share), blockedInstances: $0.instances)
+                .init(
+                    version: $0.version, blockedShare: InsightsController.rounded($0.share),
+                    blockedInstances: $0.instances)
             },
-            unknownShare: Self.rounded(fleet.unknownShare), forecast: forecast)
+            unknownShare: InsightsController.rounded(fleet.unknownShare), forecast: forecast)
         return try JSONResponse.make(report)
     }
 
@@ -119,13 +121,10 @@ struct MinimumVersionController {
             let used = min(shares.filter { $0.share > 0 }.count, BlockedShareForecast.maximumDays)
             let date = BlockedShareForecast.crossing(shares, threshold: query.maxBlockedShare)
             return .init(
-                version: candidate.version, blockedShare: Self.rounded(candidate.share),
+                version: candidate.version, blockedShare: InsightsController.rounded(candidate.share),
                 reachesMaxBlockedShare: date.map(Self.day), basedOnDays: used)
         }
     }
-
-    /// A share to 4 decimals, as every insights route writes it.
-    static func rounded(_ share: Double) -> Double { (share * 10_000).rounded() / 10_000 }
 
     /// `YYYY-MM-DD` of `date` in UTC; a crossing in the past is today.
     static func day(_ date: Date) -> String {
