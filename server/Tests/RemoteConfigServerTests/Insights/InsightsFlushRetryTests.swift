@@ -28,12 +28,14 @@ import Testing
     }
 
     @Test func aWriteFinishedAfterItsDeadlineIsNotAddedAgain() async throws {
-        try await TestApp.run(url: try await TestClusterURL.make(), databaseDeadline: .seconds(1)) { app in
+        try await TestApp.run(url: try await TestClusterURL.make(), databaseDeadline: .seconds(3)) { app in
             try await app.createProject("shop-app")
             #expect(try await app.publish("shop-app", InsightsTests.template).status == 200)
             let key = try await app.createKey(role: "client", project: "shop-app").secret
             try await Self.fetch(app, key, devices: 0..<3)
-            // The first write of the hourly counts takes 2 s, twice the deadline; PostgreSQL finishes it anyway.
+            // The first write of the counts takes 6 s to commit, twice the deadline: the sleep is in a trigger
+            // deferred to COMMIT, so the server has stopped waiting once the write is sent whole and PostgreSQL
+            // commits it anyway, whatever the client does with its connection meanwhile.
             try await app.database.run { client in
                 _ = try await client.query("CREATE TABLE slow_once (at timestamptz NOT NULL)")
                 _ = try await client.query(
@@ -42,22 +44,23 @@ import Testing
                     BEGIN
                         IF NOT EXISTS (SELECT 1 FROM slow_once) THEN
                             INSERT INTO slow_once VALUES (now());
-                            PERFORM pg_sleep(2);
+                            PERFORM pg_sleep(6);
                         END IF;
                         RETURN NULL;
                     END $$
                     """)
                 _ = try await client.query(
                     """
-                    CREATE TRIGGER slow_once BEFORE INSERT ON insight_versions_hourly
-                    FOR EACH STATEMENT EXECUTE FUNCTION slow_once()
+                    CREATE CONSTRAINT TRIGGER slow_once AFTER INSERT ON insight_versions_hourly
+                    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_once()
                     """)
             }
             await #expect(throws: StoreError.self) { try await app.environment.flushInsights() }
-            // Until the slow write has committed. Every call of this app has the 1-s deadline, so on a loaded
-            // machine a read or a flush may time out too: each is tried again, as the flush itself would be.
+            // Until the slow write has committed. Every call of this app has the 3-s deadline (short, so that the
+            // slow write outlasts it; long enough that other calls meet it on a loaded machine, where a read or a
+            // flush that still times out is tried again, as the flush itself would be).
             func settled(_ body: () async throws -> Int) async throws -> Int {
-                let deadline = ContinuousClock.now + .seconds(30)
+                let deadline = ContinuousClock.now + .seconds(60)
                 while ContinuousClock.now < deadline {
                     if let value = try? await body(), value != 0 { return value }
                     try await Task.sleep(for: .milliseconds(100))
