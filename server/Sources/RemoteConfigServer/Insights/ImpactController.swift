@@ -55,22 +55,27 @@ struct ImpactController {
         let now = Date()
         let since = body.since ?? now.addingTimeInterval(-Self.defaultWindow)
         let rows = try await samples.recent(project, since: since, limit: sampleSize)
-        let contexts = rows.compactMap { row -> FetchContext? in
-            // Collection stores what a fetch accepted; a row that no longer reads is left out, not fatal.
-            try? FetchRequest.context(from: Array(row.contextJSON.utf8), now: now, requireInstanceId: false)
-        }
-        if contexts.count < rows.count {
-            logger.warning("impact sample of \(project): \(rows.count - contexts.count) unreadable contexts skipped")
-        }
-        let active = try await activeInstances?(project, since, now, nil) ?? contexts.count
+        let active = try await activeInstances?(project, since, now, nil)
         let estimator = ImpactEstimator(
             published: current, candidate: candidate, forceUpdateParameter: body.forceUpdateParameter)
         let sinceText = JSONResponse.timestamp(since)
         // A routed request's task is not cancelled when its client hangs up; the connection's watcher sees it.
         let left = await ConnectionWatcher.clientLeft(context.channel)
         let callerGone: @Sendable () -> Bool = { left?.withLockedValue { $0 } ?? false }
+        let logger = self.logger
         let report = try await work.estimate(callerGone: callerGone) { stop in
-            estimator.estimate(sample: contexts, since: sinceText, activeInstances: active, stop: stop)
+            // Reading the sampled contexts costs about as much as answering them, so it runs on the estimates'
+            // thread too, never on a thread the event loops share.
+            let contexts = rows.compactMap { row -> FetchContext? in
+                // Collection stores what a fetch accepted; a row that no longer reads is left out, not fatal.
+                try? FetchRequest.context(from: Array(row.contextJSON.utf8), now: now, requireInstanceId: false)
+            }
+            if contexts.count < rows.count {
+                logger.warning(
+                    "impact sample of \(project): \(rows.count - contexts.count) unreadable contexts skipped")
+            }
+            return estimator.estimate(
+                sample: contexts, since: sinceText, activeInstances: active ?? contexts.count, stop: stop)
         }
         return try Self.response(report)
     }
