@@ -5,14 +5,17 @@ public struct InsightsTimelineReport: Sendable, Codable, Equatable {
         /// RFC 3339.
         public var start: String
         public var activeInstances: Int
-        /// Distinct instances per version.
+        /// Instances per version.
         public var versions: [String: Int]
+        /// `COUNTED` (from fetches) or `IMPORTED` (any of its figures from `insights:import`).
+        public var source: String?
 
         /// Creates a bucket.
-        public init(start: String, activeInstances: Int, versions: [String: Int]) {
+        public init(start: String, activeInstances: Int, versions: [String: Int], source: String? = "COUNTED") {
             self.start = start
             self.activeInstances = activeInstances
             self.versions = versions
+            self.source = source
         }
     }
 

@@ -34,6 +34,17 @@ extension AdminClient {
         return try await report("/v1/projects/" + Self.escape(project) + "/insights/parameters", query)
     }
 
+    /// `POST …/insights:import`: daily active instances per version, `body` being CSV (`text/csv`) or JSON
+    /// (`application/json`).
+    public func insightsImport(project: String, body: [UInt8], contentType: String) async throws
+        -> InsightsImportResult
+    {
+        try await call(
+            "POST", "/v1/projects/" + Self.escape(project) + "/insights:import", body: body,
+            headers: ["Content-Type": contentType]
+        ).decode(InsightsImportResult.self)
+    }
+
     private func report<Report: Decodable>(_ path: String, _ query: [(String, String)]) async throws -> Report {
         try await call("GET", path, query: query).decode(Report.self)
     }

@@ -80,6 +80,9 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
         insights: stores.insights, enabled: environment.insightsEnabled, published: environment.published,
         access: access
     ).addRoutes(to: routes)
+    InsightsImportController(
+        insights: stores.insights, retentionDays: environment.configuration.insightsRetentionDays, access: access
+    ).addRoutes(to: routes)
     StoreSyncController(
         links: stores.storeLinks, templates: stores.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)

@@ -4,7 +4,7 @@ import RemoteConfigAPI
 import RemoteConfigAdminClient
 import RemoteConfigCore
 
-/// `remote-config insights versions|parameters|minimum`: who is out there, what they got, and how high the
+/// `remote-config insights versions|parameters|minimum|import`: who is out there, what they got, and how high the
 /// minimum version can go.
 struct Insights: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,8 +15,9 @@ struct Insights: AsyncParsableCommand {
             ],
             "remote-config insights versions -p shop-app --platform IOS",
             "remote-config insights parameters -p shop-app --json",
-            "remote-config insights minimum -p shop-app --platform IOS --max-blocked 2%"),
-        subcommands: [Versions.self, Parameters.self, Minimum.self])
+            "remote-config insights minimum -p shop-app --platform IOS --max-blocked 2%",
+            "remote-config insights import -p shop-app installs.csv"),
+        subcommands: [Versions.self, Parameters.self, Minimum.self, Import.self])
 
     struct Versions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -114,6 +115,46 @@ struct Insights: AsyncParsableCommand {
                     maxBlockedShare: maxBlocked.flatMap(Self.share), parameter: parameter, since: since)
                 if connection.json { return try InsightsText.json(report) }
                 InsightsText.minimum(report, project: project.project, maxBlocked: maxBlocked.flatMap(Self.share))
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import daily active devices per version from App Store Connect or the Play Console.",
+            discussion: helpText(
+                [
+                    "FILE is CSV with the header date,platform,version,activeInstances (UTC days, IOS/ANDROID/WEB, a version, a count), or JSON {\"rows\": [...]} when its name ends in .json. For each day and platform in the file, its rows take the place of the counted ones in every insights figure; importing a day, platform and version again replaces it. At most 100,000 rows a call; a bad row fails the whole import (exit 2), naming its line and field."
+                ],
+                "remote-config insights import -p shop-app installs.csv"))
+
+        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup var project: ProjectOption
+
+        @Argument(help: "The CSV (or .json) file.")
+        var file: String
+
+        func run() async throws {
+            try await runAdmin {
+                let bytes: [UInt8]
+                do {
+                    bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+                } catch {
+                    let reason = FileManager.default.fileExists(atPath: file) ? "cannot be read" : "does not exist"
+                    throw CommandFailure(.usage, "\(file) \(reason)")
+                }
+                let type = file.lowercased().hasSuffix(".json") ? "application/json" : "text/csv"
+                let result = try await connection.client().insightsImport(
+                    project: project.project, body: bytes, contentType: type)
+                if connection.json { return try InsightsText.json(result) }
+                guard let first = result.firstDate, let last = result.lastDate else {
+                    return Output.line("\(file) has no rows: nothing imported.")
+                }
+                Output.line(
+                    "Imported \(result.importedRows) rows into \(project.project): "
+                        + "\(first == last ? first : "\(first) to \(last)"), \(result.platforms.joined(separator: ", "))."
+                )
             }
         }
     }

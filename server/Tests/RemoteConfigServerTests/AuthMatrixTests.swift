@@ -47,6 +47,7 @@ import Testing
         "GET /v1/projects/{p}/insights/parameters": ("viewer", true),
         "GET /v1/projects/{p}/insights/timeline": ("viewer", true),
         "GET /v1/projects/{p}/insights/minimumVersion": ("viewer", true),
+        "POST /v1/projects/{p}/insights:import": ("admin", true),
         "POST /v1/projects/{p}/webhooks": ("admin", true),
         "GET /v1/projects/{p}/webhooks": ("admin", true),
         "GET /v1/projects/{p}/webhooks/{id}": ("admin", true),

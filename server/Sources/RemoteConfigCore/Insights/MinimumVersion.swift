@@ -17,21 +17,21 @@ public struct MinimumVersionFleet: Sendable {
     public let activeInstances: Int
     /// Distinct instances whose version cannot be compared.
     public let unknownInstances: Int
-    /// The versions seen, oldest first, each with its instances' sketch.
-    private let ordered: [(version: String, semantic: SemanticVersion, sketch: HyperLogLog)]
-    private let unknown: HyperLogLog
+    /// The versions seen, oldest first, each with its instances.
+    private let ordered: [(version: String, semantic: SemanticVersion, tally: InstanceTally)]
+    private let unknown: InstanceTally
 
-    /// The fleet whose versions' sketches (over one window, of one platform) are `versions`.
-    public init(versions: [String: HyperLogLog]) {
-        var all = HyperLogLog()
-        var unknown = HyperLogLog()
-        var ordered: [(version: String, semantic: SemanticVersion, sketch: HyperLogLog)] = []
-        for (version, sketch) in versions {
-            all.merge(sketch)
+    /// The fleet whose versions' instances (over one window, of one platform) are `versions`.
+    public init(versions: [String: InstanceTally]) {
+        var all = InstanceTally()
+        var unknown = InstanceTally()
+        var ordered: [(version: String, semantic: SemanticVersion, tally: InstanceTally)] = []
+        for (version, tally) in versions {
+            all.merge(tally)
             if InsightVersion.isVersion(version), let semantic = SemanticVersion(version) {
-                ordered.append((version, semantic, sketch))
+                ordered.append((version, semantic, tally))
             } else {
-                unknown.merge(sketch)
+                unknown.merge(tally)
             }
         }
         ordered.sort { $0.semantic != $1.semantic ? $0.semantic < $1.semantic : $0.version < $1.version }
@@ -60,7 +60,7 @@ public struct MinimumVersionFleet: Sendable {
         var result: [String: Blocked] = [:]
         for (text, minimum) in minimums {
             while next < ordered.count, ordered[next].semantic < minimum {
-                union.merge(ordered[next].sketch)
+                union.merge(ordered[next].tally)
                 next += 1
             }
             let instances = union.count

@@ -87,7 +87,8 @@ struct InsightsController {
                 project: project, since: since, until: until, platform: platform, daily: bucket == "DAY"
             ).map {
                 .init(
-                    start: JSONResponse.timestamp($0.start), activeInstances: $0.activeInstances, versions: $0.versions)
+                    start: JSONResponse.timestamp($0.start), activeInstances: $0.activeInstances, versions: $0.versions,
+                    source: $0.imported ? "IMPORTED" : "COUNTED")
             }
         }
         return try Self.response(report)

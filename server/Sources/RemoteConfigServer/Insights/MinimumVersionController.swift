@@ -31,7 +31,7 @@ struct MinimumVersionController {
         let now = Date()
         let fleet = MinimumVersionFleet(
             versions: enabled
-                ? try await insights.versionSketches(
+                ? try await insights.versionTallies(
                     project: project, since: query.since, until: now, platform: query.platform) : [:])
         var current: InsightsMinimumVersionReport.Current?
         if let value = currentValue(project, query, newest: fleet.newest), let blocked = fleet.blocked(by: value) {
@@ -106,13 +106,13 @@ struct MinimumVersionController {
     ) async throws -> [InsightsMinimumVersionReport.Forecast] {
         let newer = fleet.candidates(newerThan: after)
         guard enabled, !newer.isEmpty else { return [] }
-        let days = try await insights.dailyVersionSketches(
+        let days = try await insights.dailyVersionTallies(
             project: project, since: now.addingTimeInterval(-Double(BlockedShareForecast.maximumDays) * 86_400),
             until: now, platform: query.platform)
         // Each day's shares of every newer version in one pass over its versions, not one pass per version.
         let versions = newer.map(\.version)
-        let daily = days.map { day, sketches in
-            (day: day, blocked: MinimumVersionFleet(versions: sketches).blocked(by: versions))
+        let daily = days.map { day, tallies in
+            (day: day, blocked: MinimumVersionFleet(versions: tallies).blocked(by: versions))
         }
         return newer.map { candidate in
             let shares = daily.compactMap { entry in

@@ -25,6 +25,7 @@ extension InsightsStore {
             for table in [
                 "insight_versions_hourly", "insight_versions_daily", "insight_parameters_hourly",
                 "insight_parameters_daily", "insight_conditions_hourly", "insight_conditions_daily",
+                "insight_versions_imported",
             ] {
                 try await connection.query(
                     "DELETE FROM \(unescaped: table) WHERE bucket < \(cutoff)", logger: logger)

@@ -41,59 +41,97 @@ extension InsightsStore {
         }
     }
 
+    /// One version row: counted (`answers` and the instances' sketch) or imported (`imported`, a day's active
+    /// instances as reported, with no answers and an empty sketch).
+    struct VersionRow {
+        let bucket: Date
+        let platform: String
+        let version: String
+        let answers: Int
+        let sketch: HyperLogLog
+        let imported: Int?
+
+        /// The row's instances, an imported count spread over `days` (the window it is read for).
+        func tally(days: Double) -> InstanceTally {
+            imported.map { InstanceTally(reported: Double($0) / days) } ?? InstanceTally(sketch: sketch)
+        }
+    }
+
     /// Version rows of the window (see `Window`); `hourlyOnly` reads the hourly rows alone (a timeline by hour),
-    /// `dailyOnly` the daily rows that overlap it (a timeline by day).
+    /// `dailyOnly` the daily rows that overlap it (a timeline by day). Imported days take the place of counted
+    /// rows for their day and platform: the counted rows of such a day are left out, and the imported ones of the
+    /// days the window overlaps are read instead (none by the hour, which imports do not have).
     private func versionRows(
         project: String, since: Date, until: Date, platform: String?, hourlyOnly: Bool = false, dailyOnly: Bool = false
-    ) async throws -> [(bucket: Date, platform: String, version: String, answers: Int, sketch: HyperLogLog)] {
+    ) async throws -> [VersionRow] {
         let window =
             hourlyOnly
             ? Window(hourlyAfter: since.addingTimeInterval(-3600), until: until, daysFrom: until, daysUntil: until)
             : dailyOnly
                 ? Window(hourlyAfter: until, until: until, daysFrom: InsightsStore.day(of: since), daysUntil: until)
                 : Window(since: since, until: until)
+        let importedFrom = hourlyOnly ? until : InsightsStore.day(of: since)
         return try await database.run { client in
             let rows = try await client.query(
                 """
-                SELECT bucket, platform, version, answers, sketch FROM insight_versions_hourly
+                SELECT bucket, platform, version, answers, sketch, NULL::bigint FROM insight_versions_hourly h
                 WHERE project_id = \(project) AND bucket > \(window.hourlyAfter) AND bucket < \(window.until)
                     AND (bucket < \(window.daysFrom) OR bucket >= \(window.daysUntil))
                     AND (\(platform)::text IS NULL OR platform = \(platform))
+                    AND NOT EXISTS (
+                        SELECT 1 FROM insight_versions_imported i WHERE i.project_id = h.project_id
+                            AND i.platform = h.platform AND i.bucket = date_trunc('day', h.bucket, 'UTC'))
                 UNION ALL
-                SELECT bucket, platform, version, answers, sketch FROM insight_versions_daily
+                SELECT bucket, platform, version, answers, sketch, NULL::bigint FROM insight_versions_daily d
                 WHERE project_id = \(project) AND bucket >= \(window.daysFrom) AND bucket < \(window.daysUntil)
                     AND (\(platform)::text IS NULL OR platform = \(platform))
+                    AND NOT EXISTS (
+                        SELECT 1 FROM insight_versions_imported i WHERE i.project_id = d.project_id
+                            AND i.platform = d.platform AND i.bucket = d.bucket)
+                UNION ALL
+                SELECT bucket, platform, version, 0::bigint, NULL::bytea, active_instances
+                FROM insight_versions_imported
+                WHERE project_id = \(project) AND bucket >= \(importedFrom) AND bucket < \(until)
+                    AND (\(platform)::text IS NULL OR platform = \(platform))
                 """)
-            var result: [(Date, String, String, Int, HyperLogLog)] = []
-            for try await (bucket, platform, version, answers, sketch) in rows.decode(
-                (Date, String, String, Int64, ByteBuffer).self)
+            var result: [VersionRow] = []
+            for try await (bucket, platform, version, answers, sketch, imported) in rows.decode(
+                (Date, String, String, Int64, ByteBuffer?, Int64?).self)
             {
                 result.append(
-                    (
-                        bucket, platform, version, Int(answers),
-                        HyperLogLog(serialized: sketch.readableBytesView) ?? HyperLogLog()
-                    ))
+                    VersionRow(
+                        bucket: bucket, platform: platform, version: version, answers: Int(answers),
+                        sketch: sketch.flatMap { HyperLogLog(serialized: $0.readableBytesView) } ?? HyperLogLog(),
+                        imported: imported.map { Int($0) }))
             }
             return result
         }
+    }
+
+    /// How many days a window stands for: what an imported day's count is divided by over it, so that a
+    /// version's instances over a week of imported days are its average day's (at least one day).
+    static func days(since: Date, until: Date) -> Double {
+        max(1, until.timeIntervalSince(since) / 86400)
     }
 
     /// Answers and distinct instances by platform and version over `since..<until`.
     public func versions(project: String, since: Date, until: Date, platform: String?) async throws
         -> [InsightPlatformVersions]
     {
-        var byVersion: [InsightCounts.VersionKey: InsightCounts.VersionCount] = [:]
+        let days = Self.days(since: since, until: until)
+        var byVersion: [InsightCounts.VersionKey: (answers: Int, instances: InstanceTally)] = [:]
         for row in try await versionRows(project: project, since: since, until: until, platform: platform) {
             let key = InsightCounts.VersionKey(platform: row.platform, version: row.version)
-            var count = byVersion[key] ?? .init()
+            var count = byVersion[key] ?? (0, InstanceTally())
             count.answers += row.answers
-            count.instances.merge(row.sketch)
+            count.instances.merge(row.tally(days: days))
             byVersion[key] = count
         }
-        var platforms: [String: (sketch: HyperLogLog, answers: Int, versions: [InsightPlatformVersions.Version])] = [:]
+        var platforms: [String: (tally: InstanceTally, answers: Int, versions: [InsightPlatformVersions.Version])] =
+            [:]
         for (key, count) in byVersion {
-            var entry = platforms[key.platform] ?? (HyperLogLog(), 0, [])
-            entry.sketch.merge(count.instances)
+            var entry = platforms[key.platform] ?? (InstanceTally(), 0, [])
+            entry.tally.merge(count.instances)
             entry.answers += count.answers
             entry.versions.append(
                 .init(version: key.version, activeInstances: count.instances.count, answers: count.answers))
@@ -102,42 +140,45 @@ extension InsightsStore {
         return platforms.keys.sorted().map { name in
             let entry = platforms[name]!
             return InsightPlatformVersions(
-                platform: name, activeInstances: entry.sketch.count, answers: entry.answers,
+                platform: name, activeInstances: entry.tally.count, answers: entry.answers,
                 versions: entry.versions.sorted { InsightVersion.newestFirst($0.version, $1.version) })
         }
     }
 
-    /// Each version's instances over `since..<until` on `platform`: the union of its rows' sketches, from the
-    /// same rows `versions` reads.
-    public func versionSketches(project: String, since: Date, until: Date, platform: String) async throws
-        -> [String: HyperLogLog]
+    /// Each version's instances over `since..<until` on `platform`, from the same rows `versions` reads.
+    public func versionTallies(project: String, since: Date, until: Date, platform: String) async throws
+        -> [String: InstanceTally]
     {
-        var sketches: [String: HyperLogLog] = [:]
+        let days = Self.days(since: since, until: until)
+        var tallies: [String: InstanceTally] = [:]
         for row in try await versionRows(project: project, since: since, until: until, platform: platform) {
-            sketches[row.version, default: HyperLogLog()].merge(row.sketch)
+            tallies[row.version, default: InstanceTally()].merge(row.tally(days: days))
         }
-        return sketches
+        return tallies
     }
 
     /// Each UTC day's versions' instances on `platform`, for the days that overlap `since..<until`, from the
-    /// daily rows (which every flush writes beside the hourly ones).
-    public func dailyVersionSketches(project: String, since: Date, until: Date, platform: String) async throws
-        -> [Date: [String: HyperLogLog]]
+    /// daily rows (which every flush writes beside the hourly ones) and the imported days.
+    public func dailyVersionTallies(project: String, since: Date, until: Date, platform: String) async throws
+        -> [Date: [String: InstanceTally]]
     {
-        var days: [Date: [String: HyperLogLog]] = [:]
+        var days: [Date: [String: InstanceTally]] = [:]
         for row in try await versionRows(
             project: project, since: since, until: until, platform: platform, dailyOnly: true)
         {
-            days[Self.day(of: row.bucket), default: [:]][row.version, default: HyperLogLog()].merge(row.sketch)
+            days[Self.day(of: row.bucket), default: [:]][row.version, default: InstanceTally()].merge(
+                row.tally(days: 1))
         }
         return days
     }
 
-    /// Distinct instances seen over `since..<until` (of one platform, or all): the union of the sketches.
+    /// Instances seen over `since..<until` (of one platform, or all): the union of the sketches, and the imported
+    /// days' counts.
     public func activeInstances(project: String, since: Date, until: Date, platform: String?) async throws -> Int {
-        var union = HyperLogLog()
+        let days = Self.days(since: since, until: until)
+        var union = InstanceTally()
         for row in try await versionRows(project: project, since: since, until: until, platform: platform) {
-            union.merge(row.sketch)
+            union.merge(row.tally(days: days))
         }
         return union.count
     }
@@ -196,25 +237,29 @@ extension InsightsStore {
         }
     }
 
-    /// Distinct instances per hour (`daily` false, from hourly rows only) or per UTC day, oldest first.
+    /// Instances per hour (`daily` false, from hourly rows only) or per UTC day, oldest first; a day is
+    /// `imported` when any of its rows came from an import.
     public func timeline(project: String, since: Date, until: Date, platform: String?, daily: Bool) async throws
         -> [InsightTimelineBucket]
     {
         let rows = try await versionRows(
             project: project, since: since, until: until, platform: platform, hourlyOnly: !daily, dailyOnly: daily)
-        var buckets: [Date: (all: HyperLogLog, versions: [String: HyperLogLog])] = [:]
+        var buckets: [Date: (all: InstanceTally, versions: [String: InstanceTally], imported: Bool)] = [:]
         for row in rows {
             let seconds = row.bucket.timeIntervalSince1970
             let start = Date(timeIntervalSince1970: daily ? (seconds / 86400).rounded(.down) * 86400 : seconds)
-            var entry = buckets[start] ?? (HyperLogLog(), [:])
-            entry.all.merge(row.sketch)
-            entry.versions[row.version, default: HyperLogLog()].merge(row.sketch)
+            var entry = buckets[start] ?? (InstanceTally(), [:], false)
+            let tally = row.tally(days: 1)
+            entry.all.merge(tally)
+            entry.versions[row.version, default: InstanceTally()].merge(tally)
+            entry.imported = entry.imported || row.imported != nil
             buckets[start] = entry
         }
         return buckets.keys.sorted().map { start in
             let entry = buckets[start]!
             return InsightTimelineBucket(
-                start: start, activeInstances: entry.all.count, versions: entry.versions.mapValues(\.count))
+                start: start, activeInstances: entry.all.count, versions: entry.versions.mapValues(\.count),
+                imported: entry.imported)
         }
     }
 }

@@ -59,4 +59,42 @@ import Testing
         #expect(bad.status == 1, "\(bad)")
         #expect(bad.stderr.contains("--max-blocked"), "\(bad.stderr)")
     }
+
+    @Test func theCommandLineImportsAStoreExport() async throws {
+        let url = try await TestCluster.shared.makeDatabase()
+        let server = try InsightsProcessTests.serve(url, [])
+        defer { Task { await server.stop() } }
+        let base = "http://127.0.0.1:\(try await server.waitUntilListening())"
+        _ = try await InsightsProcessTests.call("POST", base + "/v1/projects", ["projectId": "shop-app"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let days = (1...2).map { InsightsImportTests.day($0) }
+        let csv = folder.appendingPathComponent("import.csv")
+        try Data(
+            ("date,platform,version,activeInstances\n\(days[1]),IOS,2.1.0,900\n\(days[0]),IOS,2.1.0,950\n"
+                + "\(days[0]),ANDROID,3.0.0,40\n").utf8
+        ).write(to: csv)
+        let environment = ["RC_SERVER": base, "RC_TOKEN": InsightsProcessTests.token]
+        let run = try await CommandLineRun.run(
+            ["insights", "import", "-p", "shop-app", csv.path], environment: environment)
+        print(run.stdout)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == "Imported 3 rows into shop-app: \(days[1]) to \(days[0]), ANDROID, IOS.\n")
+
+        // A bad row: exit 2, its line and field in words, and nothing kept.
+        let bad = folder.appendingPathComponent("bad.csv")
+        try Data("date,platform,version,activeInstances\n\(days[0]),IOS,2.2.0,5\n\(days[0]),IOS,soon,5\n".utf8).write(
+            to: bad)
+        let refused = try await CommandLineRun.run(
+            ["insights", "import", "-p", "shop-app", bad.path], environment: environment)
+        print(refused.stderr)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("line 3"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("lines.3.version"), "\(refused.stderr)")
+        let versions = try await InsightsProcessTests.call(
+            "GET", base + "/v1/projects/shop-app/insights/versions?platform=IOS", nil)
+        #expect(!versions.text.contains("2.2.0"))
+        #expect(versions.text.contains("2.1.0"))
+    }
 }
