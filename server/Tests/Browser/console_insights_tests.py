@@ -81,3 +81,39 @@ def test_insights_page_counts_real_fetches(browser, base):
     assert "2.3.0" in legend and "1.9.0" in legend, legend
     assert "condition ios_old" in browser.text("#parameter-shares"), browser.text("#parameter-shares")
     browser.shot("insights-real", show="#insights-adoption")
+
+
+def test_minimum_version_card(browser, base):
+    """Two weeks of imported history in which 2.0.0 fades: the Insights page shows the current minimum, the
+    recommended one with what it blocks, and the day 2.1.0 is expected to get within the share, on the chart's
+    legend too."""
+    import datetime
+    seed(base, "minimum-app")
+    template = {"parameters": {"min_supported_version": {"defaultValue": {"value": "1.9.0"}, "valueType": "STRING"}}}
+    status, _, body = call("PUT", base + "/v1/projects/minimum-app/remoteConfig", template, dict(ADMIN, **{"If-Match": "*"}))
+    assert status == 200, body
+    today = datetime.datetime.now(datetime.timezone.utc).date()
+    rows = []
+    for days_ago in range(1, 15):
+        date = (today - datetime.timedelta(days=days_ago)).isoformat()
+        faded = round(400 * 0.85 ** (14 - days_ago))
+        rows += [{"date": date, "platform": "IOS", "version": "1.9.0", "activeInstances": 5},
+                 {"date": date, "platform": "IOS", "version": "2.0.0", "activeInstances": faded},
+                 {"date": date, "platform": "IOS", "version": "2.1.0", "activeInstances": 995 - faded}]
+    status, _, body = call("POST", base + "/v1/projects/minimum-app/insights:import", {"rows": rows}, ADMIN)
+    assert status == 200, body
+    browser.sign_in(TOKEN)
+    browser.go("#/projects/minimum-app/insights")
+    browser.wait_text("#minimum-current", "1.9.0")
+    assert "blocks 0.0%" in browser.text("#minimum-current"), browser.text("#minimum-current")
+    recommended = browser.text("#minimum-recommended")
+    assert "Recommended within 1.0%: 2.0.0, blocks 0.5%" in recommended, recommended
+    forecast = browser.text("#minimum-forecast")
+    assert "2.1.0" in forecast and str(today.year) in forecast, forecast
+    legend = browser.text("#adoption-legend")
+    assert "2.1.0" in legend and "within 1.0% by" in legend and "recommended minimum" in legend, legend
+    browser.shot("insights-minimum", show="#insights-minimum")
+    browser.shot("insights-minimum-legend", show="#insights-adoption")
+    # Another share: the recommendation follows.
+    browser.choose("#minimum-max-blocked", "0.05")
+    browser.wait_text("#minimum-recommended", "within 5.0%")

@@ -1,5 +1,6 @@
 // Fleet insights of a project (docs/api.md "Fleet insights"): adoption of each app version over time per
-// platform, drawn here as an SVG chart (no library), and each parameter's value shares.
+// platform, drawn here as an SVG chart (no library), how high the minimum version can go, and each parameter's
+// value shares.
 
 import { ApiError, call, projectPath } from "./api.js";
 import { field, h, message, replace, select } from "./dom.js";
@@ -44,8 +45,9 @@ function seriesOf(buckets) {
   return series;
 }
 
-/** A line chart of active instances per version, one line per series, with a legend. */
-export function adoptionChart(buckets, platform, hourly, room = 760) {
+/** A line chart of active instances per version, one line per series, with a legend; `notes` adds a text to a
+ * version's legend entry (the day its forecast says it can become the minimum). */
+export function adoptionChart(buckets, platform, hourly, room = 760, notes = {}) {
   const series = seriesOf(buckets);
   if (!buckets.length || !series.length) return h("p", { class: "muted", id: "adoption-empty" }, "No app instances counted in this window.");
   // Drawn at the width it is shown at, so its labels stay readable on a phone.
@@ -67,8 +69,36 @@ export function adoptionChart(buckets, platform, hourly, room = 760) {
       line.values.map((v, i) => s("circle", { class: `series s${n}`, cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 2.5 },
         s("title", {}, `${line.name}: ${count(v)} on ${day(buckets[i].start, hourly)}`))))));
   const legend = h("ul", { class: "legend", id: "adoption-legend" }, series.map((line, n) =>
-    h("li", {}, h("span", { class: `swatch s${n}`, "aria-hidden": "true" }), `${line.name} (${count(line.values[line.values.length - 1])})`)));
+    h("li", { "data-version": line.name }, h("span", { class: `swatch s${n}`, "aria-hidden": "true" }),
+      `${line.name} (${count(line.values[line.values.length - 1])})`,
+      notes[line.name] ? h("span", { class: "muted forecast-note" }, ` · ${notes[line.name]}`) : null)));
   return h("div", {}, chart, legend);
+}
+
+/** The minimum-version figures of one platform (`insights/minimumVersion`): the current minimum, the newest
+ * version within the share, and when each newer one is expected to get there. */
+function minimumCard(data, limit) {
+  if (!data.activeInstances) return h("p", { class: "muted", id: "minimum-empty" }, "No app instances of this platform in the last 7 days.");
+  const about = (n) => `about ${count(n)}`;
+  const lines = [
+    h("p", { id: "minimum-current" }, data.current
+      ? ["Current minimum: ", h("code", {}, data.current.value), ` (${data.current.parameter}), blocks ${percent(data.current.blockedShare)} (${about(data.current.blockedInstances)})`]
+      : "Current minimum: none (the parameter is not a version for this platform's newest version)."),
+    data.recommended ? h("p", { id: "minimum-recommended" },
+      h("strong", {}, `Recommended within ${percent(limit)}: `), h("code", {}, data.recommended.version),
+      `, blocks ${percent(data.recommended.blockedShare)} (${about(data.recommended.blockedInstances)})`) : null,
+    data.unknownShare > 0 ? h("p", { class: "muted" }, `${percent(data.unknownShare)} run a version that cannot be compared; counted as blocked.`) : null,
+  ];
+  const rows = (data.forecast || []).map((entry) => h("tr", {},
+    h("td", { dataset: { label: "Version" } }, h("code", {}, entry.version)),
+    h("td", { dataset: { label: "Blocks now" } }, percent(entry.blockedShare)),
+    h("td", { dataset: { label: `Within ${percent(limit)} by` } }, entry.reachesMaxBlockedShare || (entry.basedOnDays < 5 ? "too few days" : "not falling")),
+    h("td", { dataset: { label: "Days of data" } }, String(entry.basedOnDays))));
+  const table = rows.length ? h("div", { class: "table-wrap" }, h("table", { id: "minimum-forecast" },
+    h("caption", { class: "visually-hidden" }, "When each newer version is expected to block no more than the share"),
+    h("thead", {}, h("tr", {}, ["Version", "Blocks now", `Within ${percent(limit)} by`, "Days of data"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, rows))) : null;
+  return h("div", {}, lines, table);
 }
 
 /** The parameters' value shares, as Firebase's console shows "% of fetches that received this value". */
@@ -108,30 +138,47 @@ export async function insightsView(view, { project }) {
   const bucket = select([["DAY", "By day"], ["HOUR", "By hour (14 days)"]], "DAY", { id: "insights-bucket" });
   const adoption = h("div", { id: "adoption" });
   const totals = h("p", { class: "muted", id: "insights-totals" });
+  const maxBlocked = select([["0.005", "0.5%"], ["0.01", "1%"], ["0.02", "2%"], ["0.05", "5%"]], "0.01", { id: "minimum-max-blocked" });
+  const minimum = h("div", { id: "minimum" });
+  let notes = {};
+  const drawMinimum = async () => {
+    const { data } = await call("GET", projectPath(project, "/insights/minimumVersion"), { query: { platform: platform.value, maxBlockedShare: maxBlocked.value } });
+    const limit = Number(maxBlocked.value);
+    replace(minimum, minimumCard(data, limit));
+    notes = Object.fromEntries((data.forecast || []).filter((f) => f.reachesMaxBlockedShare)
+      .map((f) => [f.version, `within ${percent(limit)} by ${f.reachesMaxBlockedShare}`]));
+    if (data.recommended) notes[data.recommended.version] = `recommended minimum (blocks ${percent(data.recommended.blockedShare)})`;
+  };
   const drawAdoption = async () => {
     replace(adoption, h("p", { class: "muted" }, "Loading…"));
     const { data } = await call("GET", projectPath(project, "/insights/timeline"), { query: { platform: platform.value, bucket: bucket.value } });
     const summary = (versions.platforms || []).find((p) => p.platform === platform.value);
     replace(totals, summary ? `${count(summary.activeInstances)} active ${platform.value} instances and ${count(summary.answers)} answers in the last 7 days.` : "");
     drawn = { buckets: data.buckets || [], platform: platform.value, hourly: bucket.value === "HOUR", width: adoption.clientWidth };
-    replace(adoption, adoptionChart(drawn.buckets, drawn.platform, drawn.hourly, drawn.width || 760));
+    replace(adoption, adoptionChart(drawn.buckets, drawn.platform, drawn.hourly, drawn.width || 760, notes));
   };
   // A phone turned sideways, a window resized: drawn again at the new width.
   let drawn = null;
   new ResizeObserver(() => {
     if (!drawn || !adoption.isConnected || Math.abs(adoption.clientWidth - drawn.width) < 40) return;
     drawn.width = adoption.clientWidth;
-    replace(adoption, adoptionChart(drawn.buckets, drawn.platform, drawn.hourly, drawn.width));
+    replace(adoption, adoptionChart(drawn.buckets, drawn.platform, drawn.hourly, drawn.width, notes));
   }).observe(adoption);
-  const redraw = () => drawAdoption().catch((error) => replace(adoption, message("error", error.message)));
+  const redraw = () => drawMinimum().then(drawAdoption).catch((error) => replace(adoption, message("error", error.message)));
   platform.addEventListener("change", redraw);
   bucket.addEventListener("change", redraw);
+  maxBlocked.addEventListener("change", redraw);
   const { data: parameters } = await call("GET", projectPath(project, "/insights/parameters"));
   replace(view,
     h("section", { class: "card", id: "insights-adoption" },
       h("h2", {}, "Adoption by app version"),
       h("div", { class: "row" }, field("Platform", platform), field("Buckets", bucket)),
       totals, adoption),
+    h("section", { class: "card", id: "insights-minimum" },
+      h("h2", {}, "Minimum supported version"),
+      h("p", { class: "muted" }, "How high the minimum can go without blocking more than a share of the platform's active instances (last 7 days), and when newer versions are expected to get there."),
+      h("div", { class: "row" }, field("Block at most", maxBlocked)),
+      minimum),
     h("section", { class: "card", id: "insights-parameters" },
       h("h2", {}, "What apps received"),
       h("p", { class: "muted" }, `Of ${count(parameters.answers)} answers in the last 7 days.`),
