@@ -78,7 +78,8 @@ struct Serve: AsyncParsableCommand {
             throw fail("\(error)")
         }
         let (sealer, _) = try secretsKey.resolve(dataDirectory: configuration.dataDirectory, create: true)
-        // First: NIO's shared event loops start with their count when anything first uses them.
+        // First: the allocator's heaps and NIO's shared event loops are set before any of their threads starts.
+        Allocator.configureAllocator()
         if let count = configuration.eventLoops { EventLoopCount.apply(count) }
         LoggingSystem.bootstrap { label in
             var handler = EscapingLogHandler(StreamLogHandler.standardOutput(label: label))

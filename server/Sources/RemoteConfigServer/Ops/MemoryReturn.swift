@@ -33,3 +33,19 @@ struct MemoryReturn: Service {
         #endif
     }
 }
+
+/// How the process's allocator is set up, once, at start-up.
+public enum Allocator {
+    /// Heaps glibc may keep: two, where it keeps up to eight per core by default. Each thread that meets a busy
+    /// heap takes another, so event loops, the concurrency pool, the impact thread and the database's threads
+    /// spread the same kinds of objects over many heaps, each with its own free holes that neither another thread
+    /// nor `malloc_trim` can reuse; small allocations mostly come from each thread's cache and take no heap lock.
+    public static let heaps: Int32 = 2
+
+    /// Limits the allocator's heaps (`heaps`) before the server's threads start (glibc; nothing elsewhere).
+    public static func configureAllocator() {
+        #if canImport(Glibc)
+            _ = mallopt(M_ARENA_MAX, heaps)
+        #endif
+    }
+}
