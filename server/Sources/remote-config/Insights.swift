@@ -137,13 +137,7 @@ struct Insights: AsyncParsableCommand {
 
         func run() async throws {
             try await runAdmin {
-                let bytes: [UInt8]
-                do {
-                    bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-                } catch {
-                    let reason = FileManager.default.fileExists(atPath: file) ? "cannot be read" : "does not exist"
-                    throw CommandFailure(.usage, "\(file) \(reason)")
-                }
+                let bytes = try TemplateFileIO.contents(file)
                 let type = file.lowercased().hasSuffix(".json") ? "application/json" : "text/csv"
                 let result = try await connection.client().insightsImport(
                     project: project.project, body: bytes, contentType: type)

@@ -6,13 +6,7 @@ import RemoteConfigCore
 enum TemplateFileIO {
     /// The file's JSON object; exit 1 when it cannot be read, 2 when it is not a JSON object.
     static func read(_ path: String) throws -> JSONObject {
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
-            throw CommandFailure(.usage, "\(path) \(reason)")
-        }
+        let bytes = try contents(path)
         let value: JSONValue
         do {
             value = try JSONValue(parsing: bytes)
@@ -25,6 +19,16 @@ enum TemplateFileIO {
             throw CommandFailure(.invalid, "\(path) is not a template: it is a JSON \(value.typeName), not an object")
         }
         return object
+    }
+
+    /// The file's bytes; exit 1 when it does not exist or cannot be read.
+    static func contents(_ path: String) throws -> [UInt8] {
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw CommandFailure(.usage, "\(path) \(reason)")
+        }
     }
 
     /// Writes pretty JSON (two-space indent, members in order) to `path`, or to stdout for nil or `-`.
