@@ -24,23 +24,13 @@ struct InsightsImportController {
         let body = try await request.body.collect(upTo: Self.maximumBodyBytes)
         let days = InsightsImport.Days(retentionDays: retentionDays)
         let rows = try Self.rows(body, contentType: request.headers[.contentType], days: days)
-        try await insights.importDays(
-            project,
-            rows.map {
-                InsightImportedDay(
-                    day: $0.day, platform: $0.platform.rawValue, version: $0.version,
-                    activeInstances: $0.activeInstances)
-            }, actor: caller.auditActor)
+        try await insights.importDays(project, rows, actor: caller.auditActor)
         let dates = rows.map(\.day)
         return try JSONResponse.make(
             InsightsImportResult(
-                importedRows: rows.count, firstDate: dates.min().map(Self.day), lastDate: dates.max().map(Self.day),
+                importedRows: rows.count, firstDate: dates.min().map(InsightsStore.dayText),
+                lastDate: dates.max().map(InsightsStore.dayText),
                 platforms: Set(rows.map(\.platform.rawValue)).sorted()))
-    }
-
-    /// `YYYY-MM-DD` of a UTC day.
-    static func day(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day())
     }
 
     /// The body's rows, by its content type (`text/csv`, or JSON); 400 naming the line and field of the first

@@ -2,29 +2,13 @@ import Foundation
 import PostgresNIO
 import RemoteConfigCore
 
-/// One imported day's active instances of one version on one platform.
-public struct InsightImportedDay: Sendable, Equatable {
-    /// The UTC day's start.
-    public let day: Date
-    public let platform: String
-    public let version: String
-    public let activeInstances: Int
-
-    public init(day: Date, platform: String, version: String, activeInstances: Int) {
-        self.day = day
-        self.platform = platform
-        self.version = version
-        self.activeInstances = activeInstances
-    }
-}
-
 extension InsightsStore {
     /// Keeps `rows` (at most one per day, platform and version), each replacing what an earlier import said of
     /// its day, platform and version, in one transaction with its audit event: a call is kept whole or not at all.
-    public func importDays(_ project: String, _ rows: [InsightImportedDay], actor: AuditActor) async throws {
+    public func importDays(_ project: String, _ rows: [InsightsImport.Row], actor: AuditActor) async throws {
         guard let first = rows.map(\.day).min(), let last = rows.map(\.day).max() else { return }
         let days = rows.map(\.day)
-        let platforms = rows.map(\.platform)
+        let platforms = rows.map(\.platform.rawValue)
         let versions = rows.map(\.version)
         let counts = rows.map { Int64($0.activeInstances) }
         let logger = database.logger
@@ -49,7 +33,7 @@ extension InsightsStore {
     }
 
     /// `YYYY-MM-DD` of a UTC day.
-    static func dayText(_ day: Date) -> String {
+    public static func dayText(_ day: Date) -> String {
         day.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day())
     }
 }
