@@ -86,6 +86,10 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     StoreSyncController(
         links: stores.storeLinks, templates: stores.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)
+    MinimumVersionPolicyController(
+        policies: stores.minimumVersionPolicies, templates: stores.templates, projects: stores.projects,
+        access: access, wakeup: environment.wakeups.versionPolicy
+    ).addRoutes(to: routes)
     WebhooksController(
         webhooks: stores.webhooks, access: access, allowPrivate: environment.configuration.webhooks.allowPrivate
     ).addRoutes(to: routes)
@@ -171,6 +175,14 @@ public func buildApplication(
         Worker(
             work: environment.storeSync, interval: configuration.storeSyncPollInterval, wakeup: wakeups.storeSync,
             logger: logger))
+    app.addServices(
+        Worker(
+            work: MinimumVersionPolicyCheck(
+                policies: stores.minimumVersionPolicies, templates: stores.templates, insights: stores.insights,
+                insightsEnabled: environment.insightsEnabled, projects: stores.projects,
+                changeRequests: stores.changeRequests, publishing: environment.publishing,
+                heavyWork: environment.heavyWork, logger: logger),
+            interval: configuration.schedulePollInterval, wakeup: wakeups.versionPolicy, logger: logger))
     // After the database: at a graceful stop it runs its last flush after the server stopped answering and
     // before the database pool closes (services stop in the reverse order of their adding).
     app.addServices(

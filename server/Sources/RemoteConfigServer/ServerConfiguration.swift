@@ -19,7 +19,8 @@ public struct ServerConfiguration: Sendable {
     /// How often each server re-reads the latest versions and keys, a safety net behind NOTIFY.
     public var cacheCheckInterval: Duration = .seconds(5)
     /// The longest each server's scheduler sleeps without asking the database for scheduled change requests
-    /// (it sleeps until the next one is due, and is woken by NOTIFY when one is scheduled on any server).
+    /// (it sleeps until the next one is due, and is woken by NOTIFY when one is scheduled on any server), and
+    /// its minimum-version policy checks for policies that are due.
     public var schedulePollInterval: Duration = .seconds(2)
     /// How often idle realtime streams get a comment line (API.md: at least every 30 seconds).
     public var streamKeepAliveInterval: Duration = .seconds(15)

@@ -25,6 +25,8 @@ public struct Stores: Sendable {
     public let insightSamples: InsightSampleStore
     /// Webhooks and their outbox.
     public let webhooks: WebhookStore
+    /// Minimum-version policies and their checks.
+    public let minimumVersionPolicies: MinimumVersionPolicyStore
 
     /// The stores over `database`, with session lifetimes from `configuration`; new rollouts draw their ids
     /// from `rolloutIDs` (at random; tests give known ones).
@@ -49,5 +51,6 @@ public struct Stores: Sendable {
         insights = InsightsStore(database: database)
         insightSamples = InsightSampleStore(database: database)
         webhooks = WebhookStore(database: database, sealer: secrets.sealer)
+        minimumVersionPolicies = MinimumVersionPolicyStore(database: database)
     }
 }

@@ -48,6 +48,8 @@ import Testing
         "GET /v1/projects/{p}/insights/timeline": ("viewer", true),
         "GET /v1/projects/{p}/insights/minimumVersion": ("viewer", true),
         "POST /v1/projects/{p}/insights:import": ("admin", true),
+        "GET /v1/projects/{p}/minimumVersionPolicy": ("viewer", true),
+        "PUT /v1/projects/{p}/minimumVersionPolicy": ("admin", true),
         "POST /v1/projects/{p}/webhooks": ("admin", true),
         "GET /v1/projects/{p}/webhooks": ("admin", true),
         "GET /v1/projects/{p}/webhooks/{id}": ("admin", true),

@@ -11,6 +11,12 @@ public struct MinimumVersionFleet: Sendable {
         public let instances: Int
         /// Of the fleet's active instances; 0 for an empty fleet.
         public let share: Double
+
+        public init(version: String, instances: Int, share: Double) {
+            self.version = version
+            self.instances = instances
+            self.share = share
+        }
     }
 
     /// Distinct instances of the platform in the window.

@@ -34,7 +34,11 @@ struct MinimumVersionController {
                 ? try await insights.versionTallies(
                     project: project, since: query.since, until: now, platform: query.platform) : [:])
         var current: InsightsMinimumVersionReport.Current?
-        if let value = currentValue(project, query, newest: fleet.newest), let blocked = fleet.blocked(by: value) {
+        let compiled = published.entry(project)?.answers?.compiled
+        if let value = Self.servedVersion(
+            query.parameter, in: compiled, platform: query.platform, newest: fleet.newest),
+            let blocked = fleet.blocked(by: value)
+        {
             current = .init(
                 parameter: query.parameter, value: value, blockedShare: InsightsController.rounded(blocked.share),
                 blockedInstances: blocked.instances)
@@ -86,14 +90,15 @@ struct MinimumVersionController {
         }
     }
 
-    /// What the published template answers for `query.parameter` to the platform's newest version, when that is a
-    /// version; nil without a published template, without the parameter, or when its value is not a version.
-    private func currentValue(_ project: String, _ query: Query, newest: String?) -> String? {
-        guard let compiled = published.entry(project)?.answers?.compiled else { return nil }
-        let caller = FetchContext(
-            platform: Platform(rawValue: query.platform), appVersion: newest, now: Date())
-        guard let value = compiled.resolve(caller).values[query.parameter], InsightVersion.label(value) == value
-        else {
+    /// What `compiled` answers for `parameter` to the platform's newest version (as a fetch from that app would
+    /// get it), when that is a version; nil without a template, without the parameter, or when its value is not
+    /// a version.
+    static func servedVersion(_ parameter: String, in compiled: CompiledTemplate?, platform: String, newest: String?)
+        -> String?
+    {
+        guard let compiled else { return nil }
+        let caller = FetchContext(platform: Platform(rawValue: platform), appVersion: newest, now: Date())
+        guard let value = compiled.resolve(caller).values[parameter], InsightVersion.label(value) == value else {
             return nil
         }
         return value

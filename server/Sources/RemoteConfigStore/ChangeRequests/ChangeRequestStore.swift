@@ -21,41 +21,48 @@ public struct ChangeRequestStore: Sendable {
         -> ChangeRequest
     {
         try await database.transaction { connection in
-            let logger = database.logger
-            let lock = try await TemplateStore.lockProjectState(project, on: connection, logger: logger)
-            let base = proposal.baseVersion ?? lock.latestVersion
-            // Reviewers approve what would be published: held to the same rule on rollouts' conditions.
-            let json = try await RolloutStore.guarded(
-                proposal.templateJSON, project: project, latest: lock.latestVersion, publishing: nil,
-                on: connection, logger: logger)
-            let rows = try await connection.query(
-                """
-                INSERT INTO change_requests (project_id, description, author_key, author_name, base_version,
-                    template, rollback_source, publish_time, auto_approved, author_user, author_email)
-                VALUES (\(project), \(proposal.description), \(actor.keyId), \(actor.displayName), \(base),
-                    \(json)::json, \(proposal.rollbackSource), \(proposal.publishTime),
-                    \(proposal.autoApproved), \(actor.userId), \(actor.email))
-                RETURNING request_id
-                """, logger: logger)
-            var created: Int64?
-            for try await id in rows.decode(Int64.self) { created = id }
-            guard let id = created else { throw StoreError.notFound("change request") }
-            try await Self.settle(project, on: connection, logger: logger)
-            let request = try await Self.read(project, id, on: connection, logger: logger)
-            var detail = [
-                "changeRequest": ChangeRequest.name(id), "baseVersionNumber": String(base),
-                "state": request.state.rawValue,
-            ]
-            if let time = proposal.publishTime { detail["publishTime"] = Self.timestamp(time) }
-            if let source = proposal.rollbackSource { detail["rollbackSource"] = String(source) }
-            if proposal.autoApproved { detail["autoApproved"] = "true" }
-            try await AuditLog.append(
-                on: connection, project: project, actor: actor, action: "changeRequest.create", detail: detail,
-                logger: logger)
-            try await WebhookEvents.changeRequest(
-                .changeRequestOpened, request, comment: nil, actor: actor, on: connection, logger: logger)
-            return request
+            try await Self.create(project, proposal, actor: actor, on: connection, logger: database.logger)
         }
+    }
+
+    /// `create` inside a transaction the caller holds (a server-made request written with its own bookkeeping).
+    static func create(
+        _ project: String, _ proposal: ChangeRequestProposal, actor: AuditActor, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> ChangeRequest {
+        let lock = try await TemplateStore.lockProjectState(project, on: connection, logger: logger)
+        let base = proposal.baseVersion ?? lock.latestVersion
+        // Reviewers approve what would be published: held to the same rule on rollouts' conditions.
+        let json = try await RolloutStore.guarded(
+            proposal.templateJSON, project: project, latest: lock.latestVersion, publishing: nil,
+            on: connection, logger: logger)
+        let rows = try await connection.query(
+            """
+            INSERT INTO change_requests (project_id, description, author_key, author_name, base_version,
+                template, rollback_source, publish_time, auto_approved, author_user, author_email)
+            VALUES (\(project), \(proposal.description), \(actor.keyId), \(actor.displayName), \(base),
+                \(json)::json, \(proposal.rollbackSource), \(proposal.publishTime),
+                \(proposal.autoApproved), \(actor.userId), \(actor.email))
+            RETURNING request_id
+            """, logger: logger)
+        var created: Int64?
+        for try await id in rows.decode(Int64.self) { created = id }
+        guard let id = created else { throw StoreError.notFound("change request") }
+        try await Self.settle(project, on: connection, logger: logger)
+        let request = try await Self.read(project, id, on: connection, logger: logger)
+        var detail = [
+            "changeRequest": ChangeRequest.name(id), "baseVersionNumber": String(base),
+            "state": request.state.rawValue,
+        ]
+        if let time = proposal.publishTime { detail["publishTime"] = Self.timestamp(time) }
+        if let source = proposal.rollbackSource { detail["rollbackSource"] = String(source) }
+        if proposal.autoApproved { detail["autoApproved"] = "true" }
+        try await AuditLog.append(
+            on: connection, project: project, actor: actor, action: "changeRequest.create", detail: detail,
+            logger: logger)
+        try await WebhookEvents.changeRequest(
+            .changeRequestOpened, request, comment: nil, actor: actor, on: connection, logger: logger)
+        return request
     }
 
     /// One change request of `project`, with its template and approvals; nil when there is none.

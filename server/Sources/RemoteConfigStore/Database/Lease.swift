@@ -20,3 +20,8 @@ public struct Lease: Sendable, Hashable {
         seconds = duration.inSeconds
     }
 }
+
+/// A write of claimed work was refused: the lease ran out and another replica holds the work now.
+public struct LeaseLost: Error, Equatable {
+    public init() {}
+}

@@ -6,7 +6,7 @@ import { button, confirmDialog, field, h, message, replace, select, when } from 
 import { renderDiff } from "./diff.js";
 
 function how(version) {
-  const origin = { REST_API: "API", CONSOLE: "console", CLI: "command line", STORE_SYNC: "store sync", CHANGE_REQUEST: "change request" }[version.updateOrigin] || version.updateOrigin;
+  const origin = { REST_API: "API", CONSOLE: "console", CLI: "command line", STORE_SYNC: "store sync", CHANGE_REQUEST: "change request", VERSION_POLICY: "minimum version policy", ROLLOUT: "rollout" }[version.updateOrigin] || version.updateOrigin;
   const type = { INCREMENTAL_UPDATE: "update", FORCED_UPDATE: "forced update", ROLLBACK: `rollback to version ${version.rollbackSource}` }[version.updateType] || version.updateType;
   return `${type} · ${origin}`;
 }
