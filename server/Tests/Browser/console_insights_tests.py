@@ -117,3 +117,50 @@ def test_minimum_version_card(browser, base):
     # Another share: the recommendation follows.
     browser.choose("#minimum-max-blocked", "0.05")
     browser.wait_text("#minimum-recommended", "within 5.0%")
+
+
+def test_minimum_version_policy(browser, base):
+    """A policy that proposes raises: the Insights page shows its limits and its last check, the proposal with
+    its figures and a link to the change request."""
+    import datetime
+    seed(base, "policy-app")
+    template = {"conditions": [{"name": "ios", "expression": "device.os == 'ios'"}],
+                "parameters": {"min_supported_version": {"defaultValue": {"value": "1.9.0"}, "valueType": "STRING",
+                                                         "conditionalValues": {"ios": {"value": "1.9.0"}}},
+                               "current_version": {"defaultValue": {"value": "2.2.0"}, "valueType": "STRING"}}}
+    status, _, body = call("PUT", base + "/v1/projects/policy-app/remoteConfig", template, dict(ADMIN, **{"If-Match": "*"}))
+    assert status == 200, body
+    browser.sign_in(TOKEN)
+    browser.go("#/projects/policy-app/insights")
+    browser.wait_text("#minimum-policy", "Raised by itself: off")
+    today = datetime.datetime.now(datetime.timezone.utc).date()
+    rows = []
+    for days_ago in range(1, 8):
+        date = (today - datetime.timedelta(days=days_ago)).isoformat()
+        rows += [{"date": date, "platform": "IOS", "version": "1.9.0", "activeInstances": 10},
+                 {"date": date, "platform": "IOS", "version": "2.0.0", "activeInstances": 90},
+                 {"date": date, "platform": "IOS", "version": "2.1.0", "activeInstances": 900}]
+    status, _, body = call("POST", base + "/v1/projects/policy-app/insights:import", {"rows": rows}, ADMIN)
+    assert status == 200, body
+    policy = {"platform": "IOS", "condition": "ios", "minActiveInstances": 500, "neverAbove": "current_version",
+              "keepBehindLatest": 1}
+    status, _, body = call("PUT", base + "/v1/projects/policy-app/minimumVersionPolicy", policy, ADMIN)
+    assert status == 200, body
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        status, _, body = call("GET", base + "/v1/projects/policy-app/minimumVersionPolicy", None, ADMIN)
+        if json.loads(body).get("lastResult"):
+            break
+        time.sleep(0.2)
+    assert json.loads(body)["lastResult"] == "PROPOSED", body
+    browser.go("#/projects/policy-app/changes")
+    browser.go("#/projects/policy-app/insights")
+    browser.wait_text("#minimum-policy-last", "proposed")
+    shown = browser.text("#minimum-policy")
+    assert "IOS min_supported_version (condition ios)" in shown, shown
+    assert "never above current_version, 1 release behind the latest" in shown, shown
+    assert "checked every day, as a change request" in shown, shown
+    last = browser.text("#minimum-policy-last")
+    assert "proposed 2.0.0" in last and "1.9.0 → 2.0.0 on IOS: blocks 1% (10 of 1000" in last, last
+    assert "changeRequests/1" in last, last
+    browser.shot("insights-minimum-policy", show="#insights-minimum")

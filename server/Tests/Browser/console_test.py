@@ -28,7 +28,8 @@ from console_editing_tests import (test_conflicting_edit_from_second_tab, test_f
                                    test_viewer_sees_no_edit_controls)
 from console_helpers import Skip, StoreStandIn  # noqa: E402
 from console_insights_tests import (test_impact_before_approving_and_publishing,  # noqa: E402
-                                    test_insights_page_counts_real_fetches, test_minimum_version_card)
+                                    test_insights_page_counts_real_fetches, test_minimum_version_card,
+                                    test_minimum_version_policy)
 from console_rollouts_tests import test_rollouts_page  # noqa: E402
 from console_webhooks_tests import test_webhooks_page  # noqa: E402
 
@@ -36,7 +37,8 @@ from console_webhooks_tests import test_webhooks_page  # noqa: E402
 TESTS = [test_force_update_recipe, test_viewer_sees_no_edit_controls, test_conflicting_edit_from_second_tab,
          test_change_request_approved_by_another_key, test_keyboard_only, test_sign_out_forgets_the_key,
          test_store_sync_page, test_impact_before_approving_and_publishing,
-         test_insights_page_counts_real_fetches, test_minimum_version_card, test_webhooks_page,
+         test_insights_page_counts_real_fetches, test_minimum_version_card, test_minimum_version_policy,
+         test_webhooks_page,
          test_rollouts_page]
 
 

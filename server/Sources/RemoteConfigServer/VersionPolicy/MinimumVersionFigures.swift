@@ -14,10 +14,12 @@ extension MinimumVersionPolicyCheck {
         /// What it raises, on which platform, and whom that blocks.
         var sentence: String {
             let slot = settings.condition.map { " (condition \($0))" } ?? ""
+            let unknown =
+                fleet.unknownInstances > 0
+                ? ", \(Self.percent(fleet.unknownShare)) of unknown version counted as blocked" : ""
             return "\(settings.parameter)\(slot) \(from ?? "(none)") → \(raise.version) on \(settings.platform): "
                 + "blocks \(Self.percent(raise.share)) (\(raise.instances) of \(fleet.activeInstances) active "
-                + "instances in 7 days, \(Self.percent(fleet.unknownShare)) of unknown version counted as blocked; "
-                + "at most \(Self.percent(settings.maxBlockedShare)))"
+                + "instances in 7 days\(unknown); at most \(Self.percent(settings.maxBlockedShare)))"
         }
 
         /// The version's or change request's description, within its limit.

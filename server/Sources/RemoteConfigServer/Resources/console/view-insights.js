@@ -3,7 +3,7 @@
 // value shares.
 
 import { ApiError, call, projectPath } from "./api.js";
-import { field, h, message, replace, select } from "./dom.js";
+import { field, h, message, replace, select, when } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SERIES = 6;
@@ -101,6 +101,38 @@ function minimumCard(data, limit) {
   return h("div", {}, lines, table);
 }
 
+/** What a policy's last check decided, in words. */
+const RESULTS = {
+  RAISED: "raised it to", PROPOSED: "proposed", UNCHANGED: "left it unchanged", NOT_ENOUGH_DATA: "found too little data",
+  LIMITED: "was held back by a limit",
+};
+
+/** The minimum-version policy (`minimumVersionPolicy`): its limits and what its last check did. */
+function policyCard(policy, project) {
+  if (!policy.enabled) {
+    return h("p", { class: "muted", id: "minimum-policy" }, "Raised by itself: off. An admin can let the server raise the minimum within limits (PUT …/minimumVersionPolicy, see the API documentation).");
+  }
+  const slot = policy.condition ? ` (condition ${policy.condition})` : "";
+  const limits = [
+    `to the recommendation within ${percent(policy.maxBlockedShare)}`,
+    `once at least ${count(policy.minActiveInstances)} instances were seen`,
+    policy.neverAbove ? `never above ${policy.neverAbove}` : null,
+    policy.keepBehindLatest ? `${policy.keepBehindLatest} release${policy.keepBehindLatest === 1 ? "" : "s"} behind the latest` : null,
+  ].filter(Boolean).join(", ");
+  const how = policy.action === "PUBLISH" ? "published at once" : "as a change request";
+  const hours = policy.checkIntervalSeconds / 3600;
+  const every = hours >= 24 && hours % 24 === 0 ? `${hours / 24 === 1 ? "day" : `${hours / 24} days`}` : hours >= 1 ? `${hours} h` : `${policy.checkIntervalSeconds / 60} min`;
+  const last = policy.lastCheckTime ? h("p", { id: "minimum-policy-last" },
+    `Last check ${when(policy.lastCheckTime)}: `, h("strong", {}, RESULTS[policy.lastResult] || policy.lastResult),
+    policy.lastResult === "RAISED" || policy.lastResult === "PROPOSED" ? [" ", h("code", {}, policy.lastRecommendation)] : null,
+    policy.lastDetail ? ` — ${policy.lastDetail}` : null,
+    policy.lastChangeRequest && policy.lastResult === "PROPOSED" ? [" ", h("a", { href: `#/projects/${encodeURIComponent(project)}/changes` }, policy.lastChangeRequest)] : null)
+    : h("p", { class: "muted", id: "minimum-policy-last" }, "Not checked yet.");
+  return h("div", { id: "minimum-policy" },
+    h("p", {}, h("strong", {}, "Raised by itself: "), `${policy.platform} ${policy.parameter}${slot}, ${limits}; checked every ${every}, ${how}.`),
+    last);
+}
+
 /** The parameters' value shares, as Firebase's console shows "% of fetches that received this value". */
 function parameterTable(data) {
   const rows = Object.entries(data.parameters || {}).flatMap(([key, parameter]) => (parameter.sources || []).map((source, i) =>
@@ -169,6 +201,7 @@ export async function insightsView(view, { project }) {
   bucket.addEventListener("change", redraw);
   maxBlocked.addEventListener("change", redraw);
   const { data: parameters } = await call("GET", projectPath(project, "/insights/parameters"));
+  const { data: policy } = await call("GET", projectPath(project, "/minimumVersionPolicy"));
   replace(view,
     h("section", { class: "card", id: "insights-adoption" },
       h("h2", {}, "Adoption by app version"),
@@ -178,7 +211,7 @@ export async function insightsView(view, { project }) {
       h("h2", {}, "Minimum supported version"),
       h("p", { class: "muted" }, "How high the minimum can go without blocking more than a share of the platform's active instances (last 7 days), and when newer versions are expected to get there."),
       h("div", { class: "row" }, field("Block at most", maxBlocked)),
-      minimum),
+      minimum, policyCard(policy, project)),
     h("section", { class: "card", id: "insights-parameters" },
       h("h2", {}, "What apps received"),
       h("p", { class: "muted" }, `Of ${count(parameters.answers)} answers in the last 7 days.`),
