@@ -237,7 +237,7 @@ public enum TemplateValidator {
     }
 
     /// `^[a-zA-Z_][0-9a-zA-Z_]*$`, at most 256 characters.
-    static func isValidKey(_ key: String) -> Bool {
+    public static func isValidKey(_ key: String) -> Bool {
         let scalars = Array(key.unicodeScalars)
         guard (1...Limits.keyLength).contains(scalars.count) else { return false }
         func isLetter(_ s: Unicode.Scalar) -> Bool { ("a"..."z").contains(s) || ("A"..."Z").contains(s) || s == "_" }

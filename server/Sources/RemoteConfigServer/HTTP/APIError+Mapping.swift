@@ -57,6 +57,8 @@ extension APIError {
             self = APIError(error)
         case let error as StoreLinkError:
             self = APIError(error)
+        case let error as ProjectLinkError:
+            self = APIError(error)
         case let error as SealedSecretError:
             // The key was rotated while this server ran, or a sealed value was damaged: an operator must act.
             logger?.error("\(error)")

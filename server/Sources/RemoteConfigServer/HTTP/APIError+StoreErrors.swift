@@ -23,6 +23,19 @@ extension APIError {
         }
     }
 
+    /// The answer to a `promotesTo` the store refused.
+    init(_ error: ProjectLinkError) {
+        switch error {
+        case .notFound(let target):
+            self = .invalidField(
+                "promotesTo", reason: "PROJECT_NOT_FOUND", "promotesTo: project \(target) does not exist")
+        case .cycle(let chain):
+            self = .invalidField(
+                "promotesTo", reason: "PROMOTION_CYCLE",
+                "promotesTo would close a cycle: \(chain.joined(separator: " → "))")
+        }
+    }
+
     /// The answer to a conflict a template or draft write found under the project's lock.
     init(_ error: TemplateStoreError) {
         switch error {

@@ -52,7 +52,12 @@ struct ProjectsController {
         let projectId = try context.projectID().rawValue
         let key = try await auth.require(.admin, on: .project(projectId), request)
         let body = try await JSONBody.decode(UpdateProjectRequest.self, request, context: context)
-        let project = try await projects.update(projectId, try Self.update(body), actor: key.auditActor)
+        let update = try Self.update(body)
+        // A project the caller cannot read is answered as one that does not exist: no existence oracle.
+        if case .some(let target?) = update.promotesTo, key.role(on: target)?.covers(.viewer) != true {
+            throw APIError(ProjectLinkError.notFound(target))
+        }
+        let project = try await projects.update(projectId, update, actor: key.auditActor)
         return try JSONResponse.make(Self.body(project))
     }
 
@@ -73,17 +78,58 @@ struct ProjectsController {
             }
             update.approvalsRequired = count
         }
+        if let name = body.environmentName {
+            if let name {
+                try TextLimits.check(name, field: "environmentName", limit: Self.environmentNameLimit)
+                try TextLimits.checkDisplayName(name, field: "environmentName")
+                guard !name.isEmpty else {
+                    throw APIError.invalidField(
+                        "environmentName", reason: "REQUIRED",
+                        "environmentName must not be empty; send null to clear it")
+                }
+            }
+            update.environmentName = .some(name)
+        }
+        if let target = body.promotesTo {
+            if let target, ProjectID(target) == nil {
+                throw APIError(ProjectLinkError.notFound(target))
+            }
+            update.promotesTo = .some(target)
+        }
+        if let local = body.localParameters {
+            guard local.count <= Self.localParametersLimit else {
+                throw APIError.invalidField(
+                    "localParameters", reason: "LIMIT_EXCEEDED",
+                    "localParameters names at most \(Self.localParametersLimit) parameters")
+            }
+            for (index, key) in local.enumerated() where !TemplateValidator.isValidKey(key) {
+                throw APIError.invalidField(
+                    "localParameters.\(index)", reason: "INVALID_KEY",
+                    "localParameters.\(index) must be a parameter key: a letter or _, then letters, digits or _")
+            }
+            var seen = Set<String>()
+            update.localParameters = local.filter { seen.insert($0).inserted }
+        }
         guard update != ProjectUpdate() else {
             throw APIError.invalidField(
-                "body", reason: "REQUIRED", "send at least one of displayName, requireApproval, approvalsRequired")
+                "body", reason: "REQUIRED",
+                "send at least one of displayName, requireApproval, approvalsRequired, environmentName, promotesTo, "
+                    + "localParameters")
         }
         return update
     }
+
+    /// The longest `environmentName`: it is shown in the console's header.
+    static let environmentNameLimit = 64
+    /// The most `localParameters`: Firebase's limit of parameters in a template.
+    static let localParametersLimit = 3000
 
     /// A stored project as the API writes it.
     static func body(_ project: RemoteConfigStore.Project) -> RemoteConfigAPI.Project {
         RemoteConfigAPI.Project(
             projectId: project.projectId, displayName: project.displayName, createTime: project.createTime,
-            requireApproval: project.requireApproval, approvalsRequired: project.approvalsRequired)
+            requireApproval: project.requireApproval, approvalsRequired: project.approvalsRequired,
+            environmentName: project.environmentName, promotesTo: project.promotesTo,
+            localParameters: project.localParameters)
     }
 }
