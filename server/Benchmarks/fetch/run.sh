@@ -7,6 +7,7 @@
 # and on request:
 #   tenants_memory.py  200 projects, a minute of new devices across them: RSS before and after
 #   impact_beside.py   new devices' fetch p99 alone and beside four concurrent impact estimates
+#   insights_year.py   the insights reads (minimumVersion, versions, timeline) on a year of imported history
 # Installs wrk and nginx with apt-get when missing.
 #
 #   server/Benchmarks/fetch/run.sh                          # release build (swift build -c release), both scripts
@@ -14,6 +15,7 @@
 #   server/Benchmarks/fetch/run.sh --new-devices            # only new_devices.py (--repeating: only fetch_bench.py)
 #   server/Benchmarks/fetch/run.sh --tenants                # only tenants_memory.py
 #   server/Benchmarks/fetch/run.sh --impact                 # only impact_beside.py
+#   server/Benchmarks/fetch/run.sh --insights-year          # only insights_year.py
 #   server/Benchmarks/fetch/run.sh --new-devices --floor    # also the swift-nio floor rows (builds floor/ in release;
 #                                                           # --floor-event-loops N: its loops, default 2)
 #   server/Benchmarks/fetch/run.sh --new-devices --reference-binary OLD  # also OLD's row, the build before a change
@@ -36,10 +38,11 @@ while [[ $# -gt 0 ]]; do
         --repeating) scripts=(fetch_bench.py); shift ;;
         --tenants) scripts=(tenants_memory.py); shift ;;
         --impact) scripts=(impact_beside.py); shift ;;
+        --insights-year) scripts=(insights_year.py); shift ;;
         --floor) floor+=(--floor "$here/floor/.build/release/nio-floor"); shift ;;
         --floor-event-loops) floor+=(--floor-event-loops "$2"); shift 2 ;;
         --reference-binary) floor+=(--reference-binary "$2"); shift 2 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) pass+=("$1"); shift ;;
     esac
 done

@@ -60,9 +60,12 @@ extension InsightsStore {
     /// Version rows of the window (see `Window`); `hourlyOnly` reads the hourly rows alone (a timeline by hour),
     /// `dailyOnly` the daily rows that overlap it (a timeline by day). Imported days take the place of counted
     /// rows for their day and platform: the counted rows of such a day are left out, and the imported ones of the
-    /// days the window overlaps are read instead (none by the hour, which imports do not have).
+    /// days the window overlaps are read instead (none by the hour, which imports do not have). With
+    /// `importedSummed` (a read of the whole window), the database sums the imported days of each platform and
+    /// version into one row, so a year of imported history is a few hundred rows rather than one per day.
     private func versionRows(
-        project: String, since: Date, until: Date, platform: String?, hourlyOnly: Bool = false, dailyOnly: Bool = false
+        project: String, since: Date, until: Date, platform: String?, hourlyOnly: Bool = false, dailyOnly: Bool = false,
+        importedSummed: Bool = false
     ) async throws -> [VersionRow] {
         let window =
             hourlyOnly
@@ -89,10 +92,11 @@ extension InsightsStore {
                         SELECT 1 FROM insight_versions_imported i WHERE i.project_id = d.project_id
                             AND i.platform = d.platform AND i.bucket = d.bucket)
                 UNION ALL
-                SELECT bucket, platform, version, 0::bigint, NULL::bytea, active_instances
+                SELECT min(bucket), platform, version, 0::bigint, NULL::bytea, sum(active_instances)::bigint
                 FROM insight_versions_imported
                 WHERE project_id = \(project) AND bucket >= \(importedFrom) AND bucket < \(until)
                     AND (\(platform)::text IS NULL OR platform = \(platform))
+                GROUP BY platform, version, CASE WHEN \(importedSummed) THEN NULL ELSE bucket END
                 """)
             var result: [VersionRow] = []
             for try await (bucket, platform, version, answers, sketch, imported) in rows.decode(
@@ -120,12 +124,13 @@ extension InsightsStore {
     {
         let days = Self.days(since: since, until: until)
         var byVersion: [InsightCounts.VersionKey: (answers: Int, instances: InstanceTally)] = [:]
-        for row in try await versionRows(project: project, since: since, until: until, platform: platform) {
+        for row in try await versionRows(
+            project: project, since: since, until: until, platform: platform, importedSummed: true)
+        {
             let key = InsightCounts.VersionKey(platform: row.platform, version: row.version)
-            var count = byVersion[key] ?? (0, InstanceTally())
-            count.answers += row.answers
-            count.instances.merge(row.tally(days: days))
-            byVersion[key] = count
+            // In place, so a version's sketch is not copied for each of its rows.
+            byVersion[key, default: (0, InstanceTally())].answers += row.answers
+            byVersion[key, default: (0, InstanceTally())].instances.merge(row.tally(days: days))
         }
         var platforms: [String: (tally: InstanceTally, answers: Int, versions: [InsightPlatformVersions.Version])] =
             [:]
@@ -151,7 +156,9 @@ extension InsightsStore {
     {
         let days = Self.days(since: since, until: until)
         var tallies: [String: InstanceTally] = [:]
-        for row in try await versionRows(project: project, since: since, until: until, platform: platform) {
+        for row in try await versionRows(
+            project: project, since: since, until: until, platform: platform, importedSummed: true)
+        {
             tallies[row.version, default: InstanceTally()].merge(row.tally(days: days))
         }
         return tallies
@@ -177,7 +184,9 @@ extension InsightsStore {
     public func activeInstances(project: String, since: Date, until: Date, platform: String?) async throws -> Int {
         let days = Self.days(since: since, until: until)
         var union = InstanceTally()
-        for row in try await versionRows(project: project, since: since, until: until, platform: platform) {
+        for row in try await versionRows(
+            project: project, since: since, until: until, platform: platform, importedSummed: true)
+        {
             union.merge(row.tally(days: days))
         }
         return union.count
@@ -237,6 +246,20 @@ extension InsightsStore {
         }
     }
 
+    /// One bucket of a timeline while its rows are read.
+    private struct TimelineBucket {
+        var all = InstanceTally()
+        var versions: [String: InstanceTally] = [:]
+        var imported = false
+
+        mutating func add(_ row: VersionRow) {
+            let tally = row.tally(days: 1)
+            all.merge(tally)
+            versions[row.version, default: InstanceTally()].merge(tally)
+            imported = imported || row.imported != nil
+        }
+    }
+
     /// Instances per hour (`daily` false, from hourly rows only) or per UTC day, oldest first; a day is
     /// `imported` when any of its rows came from an import.
     public func timeline(project: String, since: Date, until: Date, platform: String?, daily: Bool) async throws
@@ -244,16 +267,12 @@ extension InsightsStore {
     {
         let rows = try await versionRows(
             project: project, since: since, until: until, platform: platform, hourlyOnly: !daily, dailyOnly: daily)
-        var buckets: [Date: (all: InstanceTally, versions: [String: InstanceTally], imported: Bool)] = [:]
+        var buckets: [Date: TimelineBucket] = [:]
         for row in rows {
             let seconds = row.bucket.timeIntervalSince1970
             let start = Date(timeIntervalSince1970: daily ? (seconds / 86400).rounded(.down) * 86400 : seconds)
-            var entry = buckets[start] ?? (InstanceTally(), [:], false)
-            let tally = row.tally(days: 1)
-            entry.all.merge(tally)
-            entry.versions[row.version, default: InstanceTally()].merge(tally)
-            entry.imported = entry.imported || row.imported != nil
-            buckets[start] = entry
+            // Changed in place: a copy taken out and put back would copy the bucket's versions for every row.
+            buckets[start, default: TimelineBucket()].add(row)
         }
         return buckets.keys.sorted().map { start in
             let entry = buckets[start]!
