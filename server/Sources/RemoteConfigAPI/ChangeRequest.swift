@@ -28,6 +28,8 @@ public struct ChangeRequest: Codable, Sendable, Equatable {
     public var rejection: ChangeRequestReview?
     public var cancellation: ChangeRequestReview?
     public var diff: JSONValue?
+    /// The other project's version it promotes; absent otherwise.
+    public var promotedFrom: TemplateVersionInfo.Source?
 
     public init(
         name: String, state: String, description: String, author: ActingKey, baseVersionNumber: String,
@@ -62,6 +64,7 @@ public struct ChangeRequest: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case name, state, description, author, baseVersionNumber, createTime, updateTime, publishTime, template
         case rollbackSource, autoApproved, approvals, publishedVersionNumber, rejection, cancellation, diff
+        case promotedFrom
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -83,5 +86,6 @@ public struct ChangeRequest: Codable, Sendable, Equatable {
         try container.encodeIfPresent(rejection, forKey: .rejection)
         try container.encodeIfPresent(cancellation, forKey: .cancellation)
         try container.encodeIfPresent(diff, forKey: .diff)
+        try container.encodeIfPresent(promotedFrom, forKey: .promotedFrom)
     }
 }

@@ -12,6 +12,18 @@ public struct TemplateVersionInfo: Codable, Sendable, Equatable {
         }
     }
 
+    /// Another project's published version, as a promotion names it.
+    public struct Source: Codable, Sendable, Equatable {
+        public var project: String
+        /// A whole number, as a string.
+        public var versionNumber: String
+
+        public init(project: String, versionNumber: String) {
+            self.project = project
+            self.versionNumber = versionNumber
+        }
+    }
+
     /// A whole number, as a string (`"7"`).
     public var versionNumber: String
     /// RFC 3339 with milliseconds, UTC.
@@ -25,11 +37,13 @@ public struct TemplateVersionInfo: Codable, Sendable, Equatable {
     public var description: String?
     /// The version a rollback copied, as a string.
     public var rollbackSource: String?
+    /// The other project's version a promotion published here.
+    public var promotedFrom: Source?
 
     /// Creates a version's metadata.
     public init(
         versionNumber: String, updateTime: String, updateUser: User, updateOrigin: String, updateType: String,
-        description: String? = nil, rollbackSource: String? = nil
+        description: String? = nil, rollbackSource: String? = nil, promotedFrom: Source? = nil
     ) {
         self.versionNumber = versionNumber
         self.updateTime = updateTime
@@ -38,5 +52,6 @@ public struct TemplateVersionInfo: Codable, Sendable, Equatable {
         self.updateType = updateType
         self.description = description
         self.rollbackSource = rollbackSource
+        self.promotedFrom = promotedFrom
     }
 }

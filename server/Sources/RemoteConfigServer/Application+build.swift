@@ -86,6 +86,12 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     StoreSyncController(
         links: stores.storeLinks, templates: stores.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)
+    PromotionController(
+        projects: stores.projects, templates: stores.templates, drafts: stores.drafts,
+        changeRequests: stores.changeRequests, access: access, publishing: publishing,
+        heavyWork: environment.heavyWork
+    ).addRoutes(to: routes)
+    CompareController(projects: stores.projects, templates: stores.templates, access: access).addRoutes(to: routes)
     MinimumVersionPolicyController(
         policies: stores.minimumVersionPolicies, templates: stores.templates, projects: stores.projects,
         access: access, wakeup: environment.wakeups.versionPolicy

@@ -24,6 +24,8 @@ import Testing
         "POST /v1/projects/{p}/remoteConfig:rollback": ("editor", true),
         "GET /v1/projects/{p}/remoteConfig:downloadDefaults": ("viewer", true),
         "GET /v1/projects/{p}/remoteConfig:diff": ("viewer", true),
+        "POST /v1/projects/{p}/remoteConfig:promote": ("editor", true),
+        "GET /v1/projects/{p}/remoteConfig:compare": ("viewer", true),
         "POST /v1/projects/{p}/remoteConfig:evaluate": ("viewer", true),
         "POST /v1/projects/{p}/remoteConfig:impact": ("viewer", true),
         "GET /v1/projects/{p}/auditLog": ("viewer", true),
@@ -152,6 +154,7 @@ import Testing
                     .replacingOccurrences(of: "{id}", with: id).replacingOccurrences(of: "{delivery}", with: "none")
                     + (route.path.hasSuffix(":diff") ? "?from=draft&to=draft" : "")
                     + (route.path.hasSuffix("/minimumVersion") ? "?platform=IOS" : "")
+                    + (route.path.hasSuffix(":compare") ? "?with=shop-app" : "")
                 let body: JSONValue? =
                     switch route.path {
                     case "/v1/projects": ["projectId": .string("new-\(UUID().uuidString.prefix(6).lowercased())")]

@@ -22,6 +22,9 @@ enum ChangeRequestJSON {
                     email: approval.email)
             },
             publishedVersionNumber: request.publishedVersion.map(String.init))
+        body.promotedFrom = request.promotedFrom.map {
+            .init(project: $0.project, versionNumber: String($0.versionNumber))
+        }
         if let closure = request.closure {
             let review = ChangeRequestReview(
                 key: closure.keyId.map { "apiKeys/\($0)" }, displayName: closure.displayName, time: closure.time,

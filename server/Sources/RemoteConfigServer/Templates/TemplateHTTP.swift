@@ -160,7 +160,10 @@ enum TemplateHTTP {
             versionNumber: String(stored.versionNumber), updateTime: JSONResponse.timestamp(stored.updateTime),
             updateUser: .init(email: stored.updateUser), updateOrigin: stored.updateOrigin.rawValue,
             updateType: stored.updateType.rawValue, description: stored.description.isEmpty ? nil : stored.description,
-            rollbackSource: stored.rollbackSource.map { String($0) })
+            rollbackSource: stored.rollbackSource.map { String($0) },
+            promotedFrom: stored.promotedFrom.map {
+                .init(project: $0.project, versionNumber: String($0.versionNumber))
+            })
     }
 
     /// A diff in `remoteConfig:diff`'s shape: `from`, `to`, and what changed between the two templates.

@@ -59,6 +59,8 @@ public struct ChangeRequest: Sendable, Equatable {
     public let closure: Closure?
     /// Approved by the server when it was opened (a store sync with `autoApprove`).
     public let autoApproved: Bool
+    /// The other project's version it promotes; its publish records it.
+    public var promotedFrom: PromotedFrom? = nil
 
     /// `changeRequests/<id>`, the name the API and the audit log use.
     public static func name(_ id: Int64) -> String { "changeRequests/\(id)" }

@@ -14,10 +14,12 @@ public struct ChangeRequestProposal: Sendable, Equatable {
     /// Approved at once by the server itself, whatever the project requires (for server-made requests such
     /// as a store sync with `autoApprove`; the HTTP routes never set it).
     public var autoApproved: Bool
+    /// The other project's version it promotes.
+    public var promotedFrom: PromotedFrom?
 
     public init(
         templateJSON: String, description: String, baseVersion: Int64? = nil, publishTime: Date? = nil,
-        rollbackSource: Int64? = nil, autoApproved: Bool = false
+        rollbackSource: Int64? = nil, autoApproved: Bool = false, promotedFrom: PromotedFrom? = nil
     ) {
         self.templateJSON = templateJSON
         self.description = description
@@ -25,5 +27,6 @@ public struct ChangeRequestProposal: Sendable, Equatable {
         self.publishTime = publishTime
         self.rollbackSource = rollbackSource
         self.autoApproved = autoApproved
+        self.promotedFrom = promotedFrom
     }
 }

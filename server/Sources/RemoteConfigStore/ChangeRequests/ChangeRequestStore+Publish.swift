@@ -89,7 +89,8 @@ extension ChangeRequestStore {
             PublishRequest(
                 templateJSON: json, expectedVersion: nil, updateType: updateType, updateUser: actor.updateUser,
                 updateOrigin: .changeRequest, description: request.description,
-                rollbackSource: request.rollbackSource, changeRequest: id, rollout: rollout?.rollout.id),
+                rollbackSource: request.rollbackSource, changeRequest: id, rollout: rollout?.rollout.id,
+                promotedFrom: request.promotedFrom),
             actor: actor, on: connection, logger: logger)
         if let rollout {
             switch rollout.change {

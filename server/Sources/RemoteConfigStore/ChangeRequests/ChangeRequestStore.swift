@@ -39,10 +39,12 @@ public struct ChangeRequestStore: Sendable {
         let rows = try await connection.query(
             """
             INSERT INTO change_requests (project_id, description, author_key, author_name, base_version,
-                template, rollback_source, publish_time, auto_approved, author_user, author_email)
+                template, rollback_source, publish_time, auto_approved, author_user, author_email,
+                promoted_from_project, promoted_from_version)
             VALUES (\(project), \(proposal.description), \(actor.keyId), \(actor.displayName), \(base),
                 \(json)::json, \(proposal.rollbackSource), \(proposal.publishTime),
-                \(proposal.autoApproved), \(actor.userId), \(actor.email))
+                \(proposal.autoApproved), \(actor.userId), \(actor.email), \(proposal.promotedFrom?.project),
+                \(proposal.promotedFrom?.versionNumber))
             RETURNING request_id
             """, logger: logger)
         var created: Int64?
@@ -57,6 +59,9 @@ public struct ChangeRequestStore: Sendable {
         if let time = proposal.publishTime { detail["publishTime"] = Self.timestamp(time) }
         if let source = proposal.rollbackSource { detail["rollbackSource"] = String(source) }
         if proposal.autoApproved { detail["autoApproved"] = "true" }
+        if let source = proposal.promotedFrom {
+            detail["promotedFrom"] = "\(source.project) version \(source.versionNumber)"
+        }
         try await AuditLog.append(
             on: connection, project: project, actor: actor, action: "changeRequest.create", detail: detail,
             logger: logger)
@@ -285,7 +290,8 @@ public struct ChangeRequestStore: Sendable {
         r.request_id, r.project_id, r.state, r.description, r.author_key, r.author_name, r.base_version, \
         \(template ? "r.template::text" : "NULL::text"), r.rollback_source, r.publish_time, r.created_at, \
         r.updated_at, r.published_version, r.closed_by_key, r.closed_by_name, r.closed_at, r.close_comment, \
-        r.auto_approved, r.author_user, r.author_email, r.closed_by_user
+        r.auto_approved, r.author_user, r.author_email, r.closed_by_user, r.promoted_from_project, \
+        r.promoted_from_version
         """
     }
 
@@ -295,7 +301,7 @@ public struct ChangeRequestStore: Sendable {
     {
         typealias Row = (
             Int64, String, String, String, String?, String, Int64, String?, Int64?, Date?, Date, Date, Int64?,
-            String?, String?, Date?, String?, Bool, String?, String?, String?
+            String?, String?, Date?, String?, Bool, String?, String?, String?, String?, Int64?
         )
         var read: [Row] = []
         for try await row in rows.decode(Row.self) { read.append(row) }
@@ -324,7 +330,8 @@ public struct ChangeRequestStore: Sendable {
                 author: AuditActor(keyId: row.4, displayName: row.5, userId: row.18, email: row.19),
                 baseVersion: row.6, templateJSON: row.7,
                 rollbackSource: row.8, publishTime: row.9, createTime: row.10, updateTime: row.11,
-                publishedVersion: row.12, approvals: approvals[row.0] ?? [], closure: closure, autoApproved: row.17)
+                publishedVersion: row.12, approvals: approvals[row.0] ?? [], closure: closure, autoApproved: row.17,
+                promotedFrom: PromotedFrom(project: row.21, versionNumber: row.22))
         }
     }
 

@@ -24,8 +24,10 @@ public struct DraftStore: Sendable {
 
     /// Replaces the draft; `expectedRevision` nil forces, `noDraft` saves only while there is none. Creates it
     /// when absent (its base is then `baseVersion`). Kept as a publish would keep it (`TemplateStore.check`).
+    /// `promotedFrom` marks a draft a promotion made; a later save keeps the mark, as the draft still carries it.
     public func save(
-        _ project: String, templateJSON: String, expectedRevision: Int64?, baseVersion: Int64, actor: AuditActor
+        _ project: String, templateJSON: String, expectedRevision: Int64?, baseVersion: Int64, actor: AuditActor,
+        promotedFrom: PromotedFrom? = nil
     ) async throws -> StoredDraft {
         try await database.transaction { connection in
             let latest = try await TemplateStore.lockProject(project, on: connection, logger: database.logger)
@@ -43,10 +45,15 @@ public struct DraftStore: Sendable {
             }
             let rows = try await connection.query(
                 """
-                INSERT INTO drafts (project_id, template, base_version, updated_by)
-                VALUES (\(project), \(json)::json, \(current?.baseVersion ?? baseVersion), \(actor.displayName))
+                INSERT INTO drafts (project_id, template, base_version, updated_by, promoted_from_project,
+                    promoted_from_version)
+                VALUES (\(project), \(json)::json, \(current?.baseVersion ?? baseVersion), \(actor.displayName),
+                    \(promotedFrom?.project), \(promotedFrom?.versionNumber))
                 ON CONFLICT (project_id) DO UPDATE SET template = EXCLUDED.template,
-                    revision = nextval('draft_revisions'), updated_at = now(), updated_by = EXCLUDED.updated_by
+                    revision = nextval('draft_revisions'), updated_at = now(), updated_by = EXCLUDED.updated_by,
+                    promoted_from_project = coalesce(EXCLUDED.promoted_from_project, drafts.promoted_from_project),
+                    promoted_from_version = CASE WHEN EXCLUDED.promoted_from_project IS NULL
+                        THEN drafts.promoted_from_version ELSE EXCLUDED.promoted_from_version END
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger)
             guard let saved = try await Self.decode(rows).first else { throw StoreError.notFound("draft") }
@@ -95,7 +102,7 @@ public struct DraftStore: Sendable {
                 templateJSON: json, expectedVersion: nil,
                 updateType: draft.baseVersion == latest ? .incrementalUpdate : .forcedUpdate,
                 updateUser: actor.updateUser, updateOrigin: origin,
-                description: description)
+                description: description, promotedFrom: draft.promotedFrom)
             let stored = try await TemplateStore.publish(
                 project, request, actor: actor, on: connection, logger: database.logger)
             try await connection.query("DELETE FROM drafts WHERE project_id = \(project)", logger: database.logger)
@@ -103,17 +110,20 @@ public struct DraftStore: Sendable {
         }
     }
 
-    static let columns = "project_id, template::text, revision, base_version, updated_at, updated_by"
+    static let columns = """
+        project_id, template::text, revision, base_version, updated_at, updated_by, promoted_from_project, \
+        promoted_from_version
+        """
 
     static func decode(_ rows: PostgresRowSequence) async throws -> [StoredDraft] {
         var result: [StoredDraft] = []
-        for try await (project, json, revision, base, time, user) in rows.decode(
-            (String, String, Int64, Int64, Date, String).self)
+        for try await (project, json, revision, base, time, user, fromProject, fromVersion) in rows.decode(
+            (String, String, Int64, Int64, Date, String, String?, Int64?).self)
         {
             result.append(
                 StoredDraft(
                     project: project, templateJSON: json, revision: revision, baseVersion: base, updateTime: time,
-                    updatedBy: user))
+                    updatedBy: user, promotedFrom: PromotedFrom(project: fromProject, versionNumber: fromVersion)))
         }
         return result
     }

@@ -17,11 +17,13 @@ public struct PublishRequest: Sendable {
     /// approval), so it passes a project that requires approval, it does not pause itself as an edit would, and
     /// it may carry the rollout's condition whatever the rollout's state.
     public var rollout: Int64?
+    /// The other project's version this publish promotes.
+    public var promotedFrom: PromotedFrom?
 
     public init(
         templateJSON: String, expectedVersion: Int64?, updateType: UpdateType, updateUser: String,
         updateOrigin: UpdateOrigin = .restAPI, description: String = "", rollbackSource: Int64? = nil,
-        changeRequest: Int64? = nil, rollout: Int64? = nil
+        changeRequest: Int64? = nil, rollout: Int64? = nil, promotedFrom: PromotedFrom? = nil
     ) {
         self.templateJSON = templateJSON
         self.expectedVersion = expectedVersion
@@ -32,5 +34,6 @@ public struct PublishRequest: Sendable {
         self.rollbackSource = rollbackSource
         self.changeRequest = changeRequest
         self.rollout = rollout
+        self.promotedFrom = promotedFrom
     }
 }

@@ -10,4 +10,6 @@ public struct StoredDraft: Sendable, Equatable {
     public let baseVersion: Int64
     public let updateTime: Date
     public let updatedBy: String
+    /// The other project's version it promotes, when a promotion made it; its publish records it.
+    public var promotedFrom: PromotedFrom? = nil
 }

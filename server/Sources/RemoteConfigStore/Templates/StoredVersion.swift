@@ -13,4 +13,6 @@ public struct StoredVersion: Sendable, Equatable {
     public let updateType: UpdateType
     public let description: String
     public let rollbackSource: Int64?
+    /// The other project's version it was promoted from.
+    public let promotedFrom: PromotedFrom?
 }

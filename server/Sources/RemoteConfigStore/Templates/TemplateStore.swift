@@ -110,9 +110,10 @@ public struct TemplateStore: Sendable {
         let rows = try await connection.query(
             """
             INSERT INTO template_versions AS v (project_id, version_number, template, update_user, update_origin,
-                update_type, description, rollback_source)
+                update_type, description, rollback_source, promoted_from_project, promoted_from_version)
             VALUES (\(project), \(next), \(json)::json, \(request.updateUser), \(request.updateOrigin.rawValue),
-                \(request.updateType.rawValue), \(request.description), \(request.rollbackSource))
+                \(request.updateType.rawValue), \(request.description), \(request.rollbackSource),
+                \(request.promotedFrom?.project), \(request.promotedFrom?.versionNumber))
             RETURNING \(unescaped: columns)
             """, logger: logger)
         guard let stored = try await decode(rows).first else { throw StoreError.notFound("version") }
@@ -122,6 +123,9 @@ public struct TemplateStore: Sendable {
         if let source = request.rollbackSource { detail["rollbackSource"] = "\(source)" }
         if let id = request.changeRequest { detail["changeRequest"] = ChangeRequest.name(id) }
         if let id = request.rollout { detail["rollout"] = Rollout.name(id) }
+        if let source = request.promotedFrom {
+            detail["promotedFrom"] = "\(source.project) version \(source.versionNumber)"
+        }
         try await AuditLog.append(
             on: connection, project: project, actor: actor,
             action: request.updateType == .rollback ? "template.rollback" : "template.publish", detail: detail,
@@ -176,21 +180,37 @@ public struct TemplateStore: Sendable {
         return lock
     }
 
+    /// The version of `source` promoted into `project` last (the base of the next promotion between them), nil
+    /// when none was.
+    public func lastPromotion(into project: String, from source: String) async throws -> Int64? {
+        try await database.run { client in
+            let rows = try await client.query(
+                """
+                SELECT promoted_from_version FROM template_versions
+                WHERE project_id = \(project) AND promoted_from_project = \(source)
+                ORDER BY version_number DESC LIMIT 1
+                """)
+            for try await version in rows.decode(Int64.self) { return version }
+            return nil
+        }
+    }
+
     static let columns = """
         v.project_id, v.version_number, v.template::text, v.update_time, v.update_user, v.update_origin, \
-        v.update_type, v.description, v.rollback_source
+        v.update_type, v.description, v.rollback_source, v.promoted_from_project, v.promoted_from_version
         """
 
     static func decode(_ rows: PostgresRowSequence) async throws -> [StoredVersion] {
         var result: [StoredVersion] = []
-        for try await (project, number, json, time, user, origin, type, description, source) in rows.decode(
-            (String, Int64, String, Date, String, String, String, String, Int64?).self)
+        for try await (project, number, json, time, user, origin, type, description, source, fromProject, fromVersion)
+            in rows.decode((String, Int64, String, Date, String, String, String, String, Int64?, String?, Int64?).self)
         {
             result.append(
                 StoredVersion(
                     project: project, versionNumber: number, templateJSON: json, updateTime: time, updateUser: user,
                     updateOrigin: UpdateOrigin(stored: origin), updateType: UpdateType(stored: type),
-                    description: description, rollbackSource: source))
+                    description: description, rollbackSource: source,
+                    promotedFrom: PromotedFrom(project: fromProject, versionNumber: fromVersion)))
         }
         return result
     }

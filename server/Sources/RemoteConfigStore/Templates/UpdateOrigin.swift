@@ -8,6 +8,8 @@ public enum UpdateOrigin: String, Sendable, CaseIterable, Codable {
     case storeSync = "STORE_SYNC"
     /// A raise of the minimum version by the project's minimum-version policy.
     case versionPolicy = "VERSION_POLICY"
+    /// Another project's published version promoted into this one (`remoteConfig:promote`).
+    case promotion = "PROMOTION"
     /// Firebase's own word for an origin not known. Nothing publishes it: it is what a stored origin this
     /// server does not know reads as (one a newer server wrote, during an upgrade).
     case unspecified = "REMOTE_CONFIG_UPDATE_ORIGIN_UNSPECIFIED"

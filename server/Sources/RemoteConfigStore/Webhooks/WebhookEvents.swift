@@ -12,6 +12,14 @@ public enum WebhookEvents {
         public var updateType: UpdateType
         public var description: String
         public var rollbackSource: String?
+        /// A promotion's source: `{"project", "versionNumber"}`.
+        public var promotedFrom: PromotedFromFacts?
+    }
+
+    /// Where a promoted version came from, as webhooks say it (the version number as text, as everywhere).
+    public struct PromotedFromFacts: Codable, Sendable, Equatable {
+        public var project: String
+        public var versionNumber: String
     }
 
     /// The facts of a `changeRequest.*` event.
@@ -30,7 +38,10 @@ public enum WebhookEvents {
         let facts = Published(
             versionNumber: String(version.versionNumber), previousVersionNumber: String(previous),
             updateOrigin: version.updateOrigin, updateType: version.updateType, description: version.description,
-            rollbackSource: version.rollbackSource.map { String($0) })
+            rollbackSource: version.rollbackSource.map { String($0) },
+            promotedFrom: version.promotedFrom.map {
+                PromotedFromFacts(project: $0.project, versionNumber: String($0.versionNumber))
+            })
         try await WebhookStore.enqueue(
             version.project, type: .templatePublished, actor: actor, dataJSON: try json(facts), on: connection,
             logger: logger)
