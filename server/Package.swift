@@ -165,10 +165,18 @@ let package = Package(
             path: "Tests/RemoteConfigTestSupport",
             swiftSettings: strict
         ),
+        // Seeded generators of random inputs (template histories), shared by the Core and the server tests.
+        .target(
+            name: "RemoteConfigTestHistories",
+            dependencies: ["RemoteConfigCore"],
+            path: "Tests/RemoteConfigTestHistories",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RemoteConfigCoreTests",
             dependencies: [
-                "RemoteConfigCore", "CSHA256", .product(name: "Crypto", package: "swift-crypto"),
+                "RemoteConfigCore", "RemoteConfigTestHistories", "CSHA256",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "RemoteConfigVersions", package: "remote-config"),
             ],
             swiftSettings: strict),
@@ -191,6 +199,7 @@ let package = Package(
                 "RemoteConfigCore",
                 .product(name: "RemoteConfigClient", package: "remote-config"),
                 "RemoteConfigTestSupport",
+                "RemoteConfigTestHistories",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

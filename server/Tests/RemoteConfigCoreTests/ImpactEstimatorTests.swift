@@ -1,4 +1,5 @@
 import Foundation
+import RemoteConfigTestHistories
 import Testing
 
 @testable import RemoteConfigCore

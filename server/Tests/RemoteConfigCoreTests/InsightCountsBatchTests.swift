@@ -1,4 +1,5 @@
 import RemoteConfigCore
+import RemoteConfigTestHistories
 import Testing
 
 /// Counting adds instances to their version's sketch a batch at a time: no instance may be lost or counted

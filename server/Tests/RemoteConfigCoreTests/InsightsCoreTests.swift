@@ -1,5 +1,6 @@
 import Foundation
 import RemoteConfigCore
+import RemoteConfigTestHistories
 import Testing
 
 @Suite("Insights: sketches, versions, samples")

@@ -1,4 +1,5 @@
 import RemoteConfigCore
+import RemoteConfigTestHistories
 import Testing
 
 /// Properties of the promotion merge over seeded random histories (see `PromotionHistory`).

@@ -1,3 +1,5 @@
+import RemoteConfigTestHistories
+
 @testable import RemoteConfigCore
 
 // The input half of the template fuzz tests (TemplateFuzzTests.swift): seeded mutators that damage

@@ -53,10 +53,13 @@ struct PromotionController {
                 throw TemplateHTTP.stale("published template")
             }
             var answer = planned.table(from: promotedFrom, to: to)
-            answer["changed"] = .bool(planned.changes)
-            // A plan that moves nothing makes no version, draft or request: promoting twice changes nothing.
-            if body.validateOnly == true || !planned.changes {
-                if let current = try await templates.latest(to), !planned.changes, body.validateOnly != true {
+            // Nothing to move and this very version is the base already: promoting twice changes nothing. A plan
+            // that moves nothing onto an older base still publishes, so the base moves on (a hotfix kept now is
+            // kept next time too).
+            let idle = !planned.changes && planned.baseVersion == sourceVersion.versionNumber
+            answer["changed"] = .bool(!idle)
+            if body.validateOnly == true || idle {
+                if let current = try await templates.latest(to), idle, body.validateOnly != true {
                     answer["version"] = try APIEncoder.encode(TemplateHTTP.versionInfo(current))
                 }
                 return TemplateHTTP.response(

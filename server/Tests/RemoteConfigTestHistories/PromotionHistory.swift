@@ -6,22 +6,24 @@ import RemoteConfigCore
 ///
 /// Condition names and expressions are never reused within a history, so two conditions mean the same only
 /// when they are the same condition: what a real history looks like, and what lets the properties be exact.
-struct PromotionHistory {
-    var random: SeededGenerator
+public struct PromotionHistory {
+    public var random: SeededGenerator
     private var usedExpressions: Set<String> = []
     private var conditionCount = 0
 
-    static let keys = (0..<12).map { "p\($0)" }
-    static let groups: [String?] = [nil, nil, "g0", "g1"]
-    static let versions = ["1.0.0", "1.5.0", "2.0.0", "2.1.0", "3.0.0"]
+    public static let keys = (0..<12).map { "p\($0)" }
+    public static let groups: [String?] = [nil, nil, "g0", "g1"]
+    public static let versions = ["1.0.0", "1.5.0", "2.0.0", "2.1.0", "3.0.0"]
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         random = SeededGenerator(seed: seed)
     }
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
-    mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &random) < probability }
-    mutating func pick<Element>(_ items: [Element]) -> Element { items.randomElement(using: &random)! }
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    public mutating func chance(_ probability: Double) -> Bool {
+        Double.random(in: 0..<1, using: &random) < probability
+    }
+    public mutating func pick<Element>(_ items: [Element]) -> Element { items.randomElement(using: &random)! }
 
     // MARK: Conditions
 
@@ -34,14 +36,14 @@ struct PromotionHistory {
         }
     }
 
-    mutating func freshExpression() -> String {
+    public mutating func freshExpression() -> String {
         while true {
             let expression = chance(0.5) ? atom() : atom() + " && " + atom()
             if usedExpressions.insert(expression).inserted { return expression }
         }
     }
 
-    mutating func newCondition() -> Condition {
+    public mutating func newCondition() -> Condition {
         conditionCount += 1
         return Condition(
             name: "c\(conditionCount)", expression: freshExpression(),
@@ -50,7 +52,7 @@ struct PromotionHistory {
 
     // MARK: Parameters
 
-    mutating func value(_ type: ValueType) -> ParameterValue {
+    public mutating func value(_ type: ValueType) -> ParameterValue {
         if chance(0.1) { return .useInAppDefault }
         switch type {
         case .number: return .value(pick(["1", "2", "3"]))
@@ -59,7 +61,7 @@ struct PromotionHistory {
         }
     }
 
-    mutating func parameter(_ conditions: [Condition]) -> Parameter {
+    public mutating func parameter(_ conditions: [Condition]) -> Parameter {
         let type = pick([ValueType.string, .number, .boolean])
         var parameter = Parameter(
             defaultValue: chance(0.9) ? value(type) : nil, valueType: type,
@@ -68,7 +70,7 @@ struct PromotionHistory {
         return parameter
     }
 
-    mutating func base() -> RemoteConfigTemplate {
+    public mutating func base() -> RemoteConfigTemplate {
         var template = RemoteConfigTemplate()
         template.conditions = (0..<int(0...5)).map { _ in newCondition() }
         for key in Self.keys where chance(0.6) {
@@ -81,7 +83,7 @@ struct PromotionHistory {
     }
 
     /// A random request: sometimes an explicit list, local parameters, or overwriting.
-    mutating func request() -> PromotionRequest {
+    public mutating func request() -> PromotionRequest {
         var request = PromotionRequest()
         if chance(0.3) { request.parameters = Self.keys.filter { _ in chance(0.4) } + (chance(0.2) ? ["zz"] : []) }
         if chance(0.3) { request.localParameters = Set(Self.keys.filter { _ in chance(0.15) }) }
@@ -90,7 +92,7 @@ struct PromotionHistory {
     }
 
     /// A caller as a fetch sees it, varying what the generated conditions read.
-    mutating func context() -> FetchContext {
+    public mutating func context() -> FetchContext {
         FetchContext(
             appInstanceId: "instance-\(int(0...1_000_000))", platform: chance(0.9) ? pick(Platform.allCases) : nil,
             appVersion: chance(0.9) ? pick(Self.versions + ["0.9.0", "2.5.0"]) : nil,
@@ -101,14 +103,14 @@ struct PromotionHistory {
     // MARK: Edits
 
     /// `template` after `count` random edits.
-    mutating func edited(_ template: RemoteConfigTemplate, count: Int) -> RemoteConfigTemplate {
+    public mutating func edited(_ template: RemoteConfigTemplate, count: Int) -> RemoteConfigTemplate {
         var result = template
         for _ in 0..<count { edit(&result) }
         return result
     }
 
     /// One random edit of the kinds people make: values, descriptions, types, keys, groups and conditions.
-    mutating func edit(_ template: inout RemoteConfigTemplate) {
+    public mutating func edit(_ template: inout RemoteConfigTemplate) {
         let present = template.allParameters.map(\.key)
         let kind = int(0...12)
         if kind <= 7, let key = present.isEmpty ? nil : pick(present) {
@@ -142,7 +144,7 @@ struct PromotionHistory {
 
     /// One edit of one parameter: 0 default, 1 description, 2 set or 3 remove a conditional value, 4 add (or
     /// replace), 5 remove, 6 move to another group, 7 change the type and every value.
-    mutating func editParameter(_ template: inout RemoteConfigTemplate, _ key: String, kind: Int) {
+    public mutating func editParameter(_ template: inout RemoteConfigTemplate, _ key: String, kind: Int) {
         guard let parameter = template.parameter(key), kind != 4 else {
             template.remove(key)
             template.insert(key, self.parameter(template.conditions), group: pick(Self.groups))
@@ -179,21 +181,21 @@ struct PromotionHistory {
 
 extension RemoteConfigTemplate {
     /// The parameter of `key`, top-level or in a group.
-    func parameter(_ key: String) -> Parameter? {
+    public func parameter(_ key: String) -> Parameter? {
         allParameters.first { $0.key == key }?.parameter
     }
 
     /// Where `key` is and what it is: equal only when both are the same.
-    func placement(_ key: String) -> (group: String?, parameter: Parameter)? {
+    public func placement(_ key: String) -> (group: String?, parameter: Parameter)? {
         allParameters.first { $0.key == key }.map { ($0.group, $0.parameter) }
     }
 
     /// Every condition name a conditional value refers to.
-    var referencedConditions: Set<String> {
+    public var referencedConditions: Set<String> {
         Set(allParameters.flatMap(\.parameter.conditionalValues.keys))
     }
 
-    mutating func update(_ key: String, _ change: (inout Parameter) -> Void) {
+    public mutating func update(_ key: String, _ change: (inout Parameter) -> Void) {
         if parameters[key] != nil {
             change(&parameters[key]!)
             return
@@ -203,12 +205,12 @@ extension RemoteConfigTemplate {
         }
     }
 
-    mutating func remove(_ key: String) {
+    public mutating func remove(_ key: String) {
         parameters[key] = nil
         for name in parameterGroups.keys { parameterGroups[name]!.parameters[key] = nil }
     }
 
-    mutating func insert(_ key: String, _ parameter: Parameter, group: String?) {
+    public mutating func insert(_ key: String, _ parameter: Parameter, group: String?) {
         guard let group else {
             parameters[key] = parameter
             return
