@@ -45,6 +45,8 @@ func sentence(_ error: AdminClientError) -> String {
     case 403 where !reasons.isDisjoint(with: ["SELF_APPROVAL", "NOT_AUTHOR"]):
         break  // The server's sentence says who may.
     case 403: text += "\n  (this key's role or project does not allow it)"
+    case 409 where !reasons.isDisjoint(with: ["PROMOTION_CONFLICT", "CONDITION_CONFLICT"]):
+        text += "\n  (take the source's with `promote --only a,b`, or all of them with --overwrite-target-changes)"
     case 409 where reasons.contains("BASE_VERSION_CHANGED"):
         text += "\n  (see what it changes now with `remote-config changes show`, or publish it with --force)"
     case 503:

@@ -16,7 +16,8 @@ struct RemoteConfigCommand: AsyncParsableCommand {
             ],
             "remote-config template get -p my-app -o config.json"),
         subcommands: [
-            Serve.self, Migrate.self, Projects.self, Keys.self, Template.self, Changes.self, Insights.self,
+            Serve.self, Migrate.self, Projects.self, Keys.self, Template.self, Promote.self, Changes.self,
+            Insights.self,
             Webhooks.self, Rollouts.self, Login.self, Logout.self, WhoAmI.self, RoleBindings.self, Secrets.self,
         ],
         defaultSubcommand: Serve.self

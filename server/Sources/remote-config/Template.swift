@@ -17,7 +17,7 @@ struct Template: AsyncParsableCommand {
             "remote-config template publish -p my-app config.json --description v8"),
         subcommands: [
             Get.self, Validate.self, Publish.self, Versions.self, Diff.self, Rollback.self, Defaults.self,
-            Preview.self, Set.self, Impact.self,
+            Preview.self, Set.self, Impact.self, Compare.self,
         ])
 
     struct Get: AsyncParsableCommand {

@@ -179,6 +179,17 @@ import Testing
             let statuses = try await [one.status, two.status].sorted()
             #expect(statuses == [200, 412])
             #expect(try await Self.value(app, "shop-app", "new_banner") == "on")
+            // A promotion racing a direct publish with the same If-Match: one wins, nothing is lost.
+            try await app.publish(
+                "shop-app-staging", Self.template(force: true, url: "https://staging.example.com", extra: true))
+            let now = "\"etag-shop-app-2\""
+            async let promotion = Self.promote(app, ifMatch: now)
+            async let direct = app.publish(
+                "shop-app", Self.template(minimum: "1.0.5", url: "https://api.example.com", extra: true), ifMatch: now)
+            let (promoted, published) = try await (promotion.status, direct.status)
+            #expect([promoted, published].sorted() == [200, 412], "\(promoted) \(published)")
+            let minimum = try await Self.value(app, "shop-app", "min_supported_version")
+            #expect(minimum == (published == 200 ? "1.0.5" : "1.0.0"), "the winner's template, whole")
         }
     }
 
