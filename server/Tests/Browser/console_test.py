@@ -23,6 +23,7 @@ from selenium.common.exceptions import TimeoutException  # noqa: E402
 import console_helpers  # noqa: E402
 from console_browser import Browser  # noqa: E402
 from console_changes_tests import test_change_request_approved_by_another_key, test_store_sync_page  # noqa: E402
+from console_environments_tests import test_promote_page  # noqa: E402
 from console_editing_tests import (test_conflicting_edit_from_second_tab, test_force_update_recipe,  # noqa: E402
                                    test_keyboard_only, test_sign_out_forgets_the_key,
                                    test_viewer_sees_no_edit_controls)
@@ -39,7 +40,7 @@ TESTS = [test_force_update_recipe, test_viewer_sees_no_edit_controls, test_confl
          test_store_sync_page, test_impact_before_approving_and_publishing,
          test_insights_page_counts_real_fetches, test_minimum_version_card, test_minimum_version_policy,
          test_webhooks_page,
-         test_rollouts_page]
+         test_rollouts_page, test_promote_page]
 
 
 def main():

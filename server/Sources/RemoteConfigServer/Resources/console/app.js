@@ -18,6 +18,7 @@ import { insightsView } from "./view-insights.js";
 import { rolloutsView } from "./view-rollouts.js";
 import { webhooksView } from "./view-webhooks.js";
 import { peopleView } from "./view-people.js";
+import { promoteView } from "./view-promote.js";
 
 const projectTabs = [
   ["parameters", "Parameters", parametersView],
@@ -29,6 +30,7 @@ const projectTabs = [
   ["audit", "Audit log", auditView],
   // The publish workflow: its own module (view-changes.js).
   ["changes", "Change requests", changesView],
+  ["promote", "Promote", promoteView],
   ["store-sync", "Store sync", storeSyncView],
   // Admins only: the routes refuse everyone else.
   ["webhooks", "Webhooks", webhooksView],
@@ -71,20 +73,28 @@ async function renderNav(parts) {
     }, { id: "sign-out" }));
 }
 
-/** The project's display name, or null when it has none (or cannot be read: the page shows the id then). */
-async function displayName(project) {
+/** The project as `GET /v1/projects/{p}` answers it, or `{}` when it cannot be read (the page shows the id). */
+async function projectInfo(project) {
   try {
     const { data } = await call("GET", projectPath(project));
-    return data && data.displayName && data.displayName !== project ? data.displayName : null;
+    return data || {};
   } catch {
-    return null;
+    return {};
   }
 }
 
-function projectHeader(project, name, tab, editable, admin) {
+function projectHeader(project, info, tab, editable, admin) {
   const tabs = projectTabs.filter(([id]) => id !== "webhooks" || admin);
+  const name = info.displayName && info.displayName !== project ? info.displayName : null;
+  // Every page of an environment says which one it is, and where its versions are promoted to.
+  const environment = info.environmentName || info.promotesTo
+    ? h("p", { class: "environment", id: "environment" },
+      info.environmentName ? h("span", { class: "env-badge" }, info.environmentName) : null,
+      info.promotesTo ? [" promotes to ", h("a", { href: `#/projects/${encodeURIComponent(info.promotesTo)}/promote` }, info.promotesTo)] : null)
+    : null;
   return h("div", { class: "project-head" },
     h("h1", { id: "project-title" }, name || project, name ? h("span", { class: "muted project-id" }, project) : null),
+    environment,
     editable ? null : h("p", { class: "muted", id: "read-only" }, "Read only: this key is a viewer of this project."),
     h("nav", { class: "tabs", "aria-label": "Project" },
       h("ul", {}, tabs.map(([id, text]) =>
@@ -127,9 +137,9 @@ async function route() {
     } else if (parts[0] === "projects" && parts[1]) {
       const project = parts[1];
       const tab = projectTabs.find(([id]) => id === parts[2]) || projectTabs[0];
-      const [editable, name] = await Promise.all([session.canEdit(project), displayName(project)]);
+      const [editable, info] = await Promise.all([session.canEdit(project), projectInfo(project)]);
       if (mine !== generation) return;
-      replace(main, projectHeader(project, name, tab[0], editable, session.isAdmin()), view);
+      replace(main, projectHeader(project, info, tab[0], editable, session.isAdmin()), view);
       await tab[2](view, { project, editable, admin: session.isAdmin() });
     } else {
       replace(main, view);
