@@ -254,3 +254,58 @@ import Testing
         }
     }
 }
+
+/// A promotion as a draft, a named parameter the source lacks, and what webhooks hear.
+@Suite struct PromotionOutcomeTests {
+    @Test func aDraftCarriesItsSourceUntilItIsPublished() async throws {
+        try await TestApp.run(url: try await TestClusterURL.make()) { app in
+            try await PromotionTests.setUp(app)
+            // If-Match is then the draft's ETag: none exists yet, so the unsaved draft's.
+            let unsaved = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/draft")
+            let etag = try #require(unsaved.headers[.eTag])
+            let saved = try await PromotionTests.promote(app, ["as": "DRAFT"], ifMatch: etag)
+            #expect(saved.status == 200, "\(saved.text)")
+            #expect(saved.value["draft"]?["baseVersionNumber"] == "1")
+            #expect(try await PromotionTests.value(app, "shop-app", "new_banner") == nil, "a draft publishes nothing")
+            let draft = try await app.call(.get, "/v1/projects/shop-app/remoteConfig/draft")
+            #expect(draft.value["parameters"]?["new_banner"] != nil)
+            let draftETag = try #require(draft.headers[.eTag])
+            let published = try await app.call(
+                .post, "/v1/projects/shop-app/remoteConfig/draft:publish", json: [:], headers: [.ifMatch: draftETag])
+            #expect(published.status == 200, "\(published.text)")
+            #expect(published.value["version"]?["promotedFrom"] == ["project": "shop-app-staging", "versionNumber": "1"])
+            let again = try await PromotionTests.promote(app, ["validateOnly": true])
+            #expect(again.value["base"] == ["versionNumber": "1"], "the draft's publish recorded the base")
+        }
+    }
+
+    @Test func aNamedParameterTheSourceLacksIsRemovedAndWebhooksHearWhereFrom() async throws {
+        try await WebhookReceiver.run { receiver in
+            try await TestApp.run(url: try await TestClusterURL.make(), configure: WebhookFixture.fast) { app in
+                try await PromotionTests.setUp(app)
+                _ = try await app.admin.createWebhook(
+                    "shop-app", WebhookRequest(url: receiver.url, events: ["template.published"]))
+                // Production has a parameter staging removed: named, it goes; local ones never move.
+                try await app.publish(
+                    "shop-app", PromotionTests.template(url: "https://api.example.com", extra: true))
+                let removed = try await PromotionTests.promote(
+                    app, ["parameters": ["new_banner", "api_base_url"], "from": "shop-app-staging"])
+                #expect(removed.status == 200, "\(removed.text)")
+                #expect(PromotionTests.statuses(removed)["api_base_url"] == "LOCAL")
+                // staging has new_banner too; remove it there first to make it absent from the source.
+                try await app.publish("shop-app-staging", PromotionTests.template(url: "https://staging.example.com"))
+                let gone = try await PromotionTests.promote(app, ["parameters": ["new_banner"]])
+                #expect(gone.status == 200, "\(gone.text)")
+                #expect(PromotionTests.statuses(gone)["new_banner"] == "SOURCE_CHANGED")
+                #expect(try await PromotionTests.value(app, "shop-app", "new_banner") == nil)
+                #expect(try await PromotionTests.value(app, "shop-app", "api_base_url") == "https://api.example.com")
+                // The direct publish, then the two promotions (the first moved nothing but recorded its base).
+                let received = try await receiver.waitFor(3)
+                #expect(received.map { $0.value["data"]?["updateOrigin"] } == ["REST_API", "PROMOTION", "PROMOTION"])
+                let last = try #require(received.last?.value["data"])
+                #expect(last["updateOrigin"] == "PROMOTION", "\(received.map(\.value))")
+                #expect(last["promotedFrom"]?["project"] == "shop-app-staging")
+            }
+        }
+    }
+}
