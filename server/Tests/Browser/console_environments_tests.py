@@ -29,6 +29,10 @@ def test_promote_page(browser, base):
     publish(base, "promo-app-staging", "true", "1.0.0")
 
     browser.sign_in(TOKEN)
+    browser.go("#/projects")
+    browser.wait_text('#projects li[data-project="promo-app-staging"]', "staging → promo-app")
+    order = [e.get_attribute("data-project") for e in browser.driver.find_elements("css selector", "#projects li")]
+    assert order.index("promo-app-staging") + 1 == order.index("promo-app"), order
     browser.go("#/projects/promo-app-staging/parameters")
     browser.wait_text("#environment", "staging")
     assert "promotes to promo-app" in browser.text("#environment"), browser.text("#environment")
@@ -42,6 +46,8 @@ def test_promote_page(browser, base):
     hotfix = browser.find('input[data-key="min_supported_version"]')
     assert forced.is_selected() and not hotfix.is_selected()
     browser.wait_text("#impact-summary", "")
+    browser.click("#promote-result summary")
+    assert '"require_force_update"' in browser.text("#promote-result pre")
     browser.shot("promote-plan", show="#promote")
     browser.click("#promote-go")
     browser.wait_text("#promote-outcome", "Published version")

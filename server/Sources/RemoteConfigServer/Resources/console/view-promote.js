@@ -77,6 +77,8 @@ export async function promoteView(view, { project, editable }) {
         ? h("ul", { id: "promote-conditions" }, data.conditions.filter((c) => c.status !== "SAME" && c.status !== "KEPT")
           .map((c) => h("li", {}, `condition `, h("code", {}, c.name), `: ${c.status.toLowerCase()}`)))
         : null,
+      h("details", { id: "promote-result" }, h("summary", {}, "The resulting template"),
+        h("pre", { class: "json" }, JSON.stringify(data.template, null, 2))),
       data.changed ? impactPanel(project, { template: data.template }) : h("p", { class: "muted" }, "Nothing to promote: this version was promoted already."),
       editable ? h("div", { class: "row" }, field("As", mode), button("Promote", promote, { id: "promote-go", class: "primary", disabled: !data.changed })) : null);
   };
@@ -92,6 +94,8 @@ export async function promoteView(view, { project, editable }) {
       const made = data.version ? `Published version ${data.version.versionNumber}.`
         : data.changeRequest ? `Opened ${data.changeRequest.name}: it is published once approved.`
           : data.draft ? "Saved as the draft: review and publish it on the Parameters page." : "Nothing changed.";
+      // Planned again against what is there now, so a second click cannot reuse the ETag this one spent.
+      await draw();
       replace(outcome, message("success", made));
     } catch (error) {
       replace(outcome, message("error", error.message));
