@@ -273,7 +273,8 @@ import Testing
             let published = try await app.call(
                 .post, "/v1/projects/shop-app/remoteConfig/draft:publish", json: [:], headers: [.ifMatch: draftETag])
             #expect(published.status == 200, "\(published.text)")
-            #expect(published.value["version"]?["promotedFrom"] == ["project": "shop-app-staging", "versionNumber": "1"])
+            #expect(
+                published.value["version"]?["promotedFrom"] == ["project": "shop-app-staging", "versionNumber": "1"])
             let again = try await PromotionTests.promote(app, ["validateOnly": true])
             #expect(again.value["base"] == ["versionNumber": "1"], "the draft's publish recorded the base")
         }
