@@ -15,7 +15,7 @@ import Testing
         let text = String(decoding: try APIEncoder.bytes(project), as: UTF8.self)
         #expect(
             text
-                == #"{"projectId":"shop-app","displayName":"Shop","createTime":"2026-11-18T11:06:40.250Z","requireApproval":false,"approvalsRequired":1}"#
+                == #"{"projectId":"shop-app","displayName":"Shop","createTime":"2026-11-18T11:06:40.250Z","requireApproval":false,"approvalsRequired":1,"environmentName":null,"promotesTo":null,"localParameters":[]}"#
         )
         #expect(try APIDecoder.decode(Project.self, from: Array(text.utf8)) == project)
 
