@@ -17,6 +17,13 @@ enum TextLimits {
         }
     }
 
+    /// A description the server writes itself (a store sync's, a policy's raise): `text`, cut to `description`
+    /// scalars with an ellipsis when longer, so it always publishes.
+    static func clippedDescription(_ text: String) -> String {
+        guard text.unicodeScalars.count > description else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(description - 1))) + "…"
+    }
+
     /// A display name: at most `displayName` characters, and no control character (a CR or LF in a name
     /// forges lines wherever names are printed: logs, consoles, exports).
     static func checkDisplayName(_ text: String, field: String = "displayName") throws(APIError) {

@@ -247,9 +247,7 @@ struct StoreSync: Sendable {
 
     /// The version's description: the store version, and which parameters took it.
     static func description(version: String, changed: [String]) -> String {
-        let text = "App Store version \(version) (store sync: \(changed.joined(separator: ", ")))"
-        guard text.unicodeScalars.count > TextLimits.description else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(TextLimits.description - 1))) + "…"
+        TextLimits.clippedDescription("App Store version \(version) (store sync: \(changed.joined(separator: ", ")))")
     }
 
     /// The wait after the `failures`-th failure in a row: a minute, doubling each time, up to the larger of the

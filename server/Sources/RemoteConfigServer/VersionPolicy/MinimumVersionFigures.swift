@@ -24,9 +24,7 @@ extension MinimumVersionPolicyCheck {
 
         /// The version's or change request's description, within its limit.
         var description: String {
-            let text = "Minimum version policy: \(sentence)"
-            guard text.unicodeScalars.count > TextLimits.description else { return text }
-            return String(String.UnicodeScalarView(text.unicodeScalars.prefix(TextLimits.description - 1))) + "…"
+            TextLimits.clippedDescription("Minimum version policy: \(sentence)")
         }
 
         /// The audit entry's detail.
