@@ -8,6 +8,8 @@
 #   tenants_memory.py  200 projects, a minute of new devices across them: RSS before and after
 #   impact_beside.py   new devices' fetch p99 alone and beside four concurrent impact estimates
 #   insights_year.py   the insights reads (minimumVersion, versions, timeline) on a year of imported history
+#   big_templates.py   new devices against templates at Firebase's limits (2,000 conditions, 3,000 parameters)
+#   publish_history.py publish latency in a project with 10,000 versions against projects with 10
 # Installs wrk and nginx with apt-get when missing.
 #
 #   server/Benchmarks/fetch/run.sh                          # release build (swift build -c release), both scripts
@@ -16,9 +18,12 @@
 #   server/Benchmarks/fetch/run.sh --tenants                # only tenants_memory.py
 #   server/Benchmarks/fetch/run.sh --impact                 # only impact_beside.py
 #   server/Benchmarks/fetch/run.sh --insights-year          # only insights_year.py
+#   server/Benchmarks/fetch/run.sh --big-templates          # only big_templates.py
+#   server/Benchmarks/fetch/run.sh --publish-history        # only publish_history.py
 #   server/Benchmarks/fetch/run.sh --new-devices --floor    # also the swift-nio floor rows (builds floor/ in release;
 #                                                           # --floor-event-loops N: its loops, default 2)
 #   server/Benchmarks/fetch/run.sh --new-devices --reference-binary OLD  # also OLD's row, the build before a change
+#                                                           # (tenants, insights-year and big-templates take it too)
 #   server/Benchmarks/fetch/run.sh --duration 5 --passes 3  # other arguments go to the scripts (--help)
 #
 # Loopback only; the servers and nginx get temporary directories that are removed.
@@ -30,6 +35,7 @@ binary=""
 scripts=(new_devices.py fetch_bench.py)
 pass=()
 floor=()  # new_devices.py's arguments only
+reference=""  # --reference-binary, for every script that takes one
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --binary) binary="$2"; shift 2 ;;
@@ -39,10 +45,12 @@ while [[ $# -gt 0 ]]; do
         --tenants) scripts=(tenants_memory.py); shift ;;
         --impact) scripts=(impact_beside.py); shift ;;
         --insights-year) scripts=(insights_year.py); shift ;;
+        --big-templates) scripts=(big_templates.py); shift ;;
+        --publish-history) scripts=(publish_history.py); shift ;;
         --floor) floor+=(--floor "$here/floor/.build/release/nio-floor"); shift ;;
         --floor-event-loops) floor+=(--floor-event-loops "$2"); shift 2 ;;
-        --reference-binary) floor+=(--reference-binary "$2"); shift 2 ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        --reference-binary) floor+=(--reference-binary "$2"); reference="$2"; shift 2 ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
         *) pass+=("$1"); shift ;;
     esac
 done
@@ -73,5 +81,8 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 for script in "${scripts[@]}"; do
     extra=()
     [[ "$script" == new_devices.py ]] && extra=(${floor[@]+"${floor[@]}"})
+    if [[ -n "$reference" && "$script" != new_devices.py ]] && grep -q -- --reference-binary "$here/$script"; then
+        extra=(--reference-binary "$reference")
+    fi
     python3 "$here/$script" --binary "$binary" ${extra[@]+"${extra[@]}"} ${pass[@]+"${pass[@]}"}
 done
