@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import MCP
+import RemoteConfigAdminClient
+import RemoteConfigMCP
+import RemoteConfigServer
+
+/// `remote-config mcp`: the assistants' MCP server over stdio (for desktop assistants), the same tools as the
+/// server's `/mcp`, each an admin API call to `--server` with this command's key.
+struct MCPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        abstract: "Serve the Model Context Protocol over stdio, for a desktop assistant.",
+        discussion: helpText(
+            [
+                "Reads JSON-RPC from standard input and answers on standard output, as an assistant that starts it expects. Each tool is one admin API call to --server with --token (RC_TOKEN, or the token `remote-config login` saved), so the key's role and projects hold. No tool publishes, approves, rolls back, deletes or reveals a secret: propose_change opens a change request."
+            ],
+            "remote-config mcp --server https://rc.example.com --token rc_viewer_…"))
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let caller = HTTPAdminCaller(client: try connection.client())
+        let server = await AssistantServer.make(version: ServerConfiguration.mcpServerVersion) { caller }
+        do {
+            try await server.start(transport: StdioTransport())
+        } catch {
+            throw fail("cannot read standard input: \(error)")
+        }
+        await server.waitUntilCompleted()
+    }
+}
+
+/// The admin API over HTTP (`AdminClient`), marked as an assistant's; a server that cannot be reached answers
+/// as the API does when it is unavailable, so the assistant reads why as the tool's error.
+struct HTTPAdminCaller: AdminCaller {
+    let client: AdminClient
+
+    func send(_ call: AdminCall) async throws -> AdminAnswer {
+        var headers = [AdminVia.header: AdminVia.mcp]
+        if let ifMatch = call.ifMatch { headers["If-Match"] = ifMatch }
+        do {
+            let answer = try await client.send(
+                call.method, call.path, query: call.query.map { ($0.name, $0.value) }, body: call.body,
+                headers: headers)
+            return AdminAnswer(status: answer.status, body: answer.body)
+        } catch let error as AdminClientError {
+            let body: [String: [String: String]] = [
+                "error": ["status": "UNAVAILABLE", "message": "\(error)"]
+            ]
+            return AdminAnswer(status: 503, body: Array((try? JSONEncoder().encode(body)) ?? Data()))
+        }
+    }
+}
