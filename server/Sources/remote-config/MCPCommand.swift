@@ -17,9 +17,15 @@ struct MCPCommand: AsyncParsableCommand {
             ],
             "remote-config mcp --server https://rc.example.com --token rc_viewer_…"))
 
-    @OptionGroup var connection: ConnectionOptions
+    // The connection options of every admin command, without `--json`: the output is MCP's.
+    @Option(help: "The server's URL (RC_SERVER; default http://127.0.0.1:8080).")
+    var server: String?
+
+    @Option(help: "The admin API key or personal token to act with (RC_TOKEN).")
+    var token: String?
 
     func run() async throws {
+        let connection = ConnectionOptions(server: server, token: token)
         let caller = HTTPAdminCaller(client: try connection.client())
         let server = await AssistantServer.make(version: ServerConfiguration.mcpServerVersion) { caller }
         do {

@@ -95,7 +95,9 @@ async def http_session(fleet, token, seen=None):
                                   event_hooks={"response": [record]}) as client:
         async with streamable_http_client(f"{fleet.base}/mcp", http_client=client) as (read, write):
             async with ClientSession(read, write) as session:
-                await session.initialize()
+                initialized = await session.initialize()
+                assert initialized.protocol_version == "2025-11-25", initialized.protocol_version
+                assert initialized.server_info.name == "remote-config", initialized.server_info
                 yield session
 
 
@@ -108,7 +110,8 @@ async def stdio_session(fleet, token):
     try:
         async with stdio_client(parameters) as (read, write):
             async with ClientSession(read, write) as session:
-                await session.initialize()
+                initialized = await session.initialize()
+                assert initialized.protocol_version == "2025-11-25", initialized.protocol_version
                 yield session
     finally:
         shutil.rmtree(home, ignore_errors=True)
