@@ -13,8 +13,8 @@ enum ProposeChange {
             + "API) with either a whole template or edits applied to the published template, such as "
             + "{\"set\": {\"parameter\": \"min_supported_version\", \"value\": \"2.3.0\"}}, and answers the change "
             + "request with its diff against the published template and its impact on the fleet. It never "
-            + "publishes, approves or schedules without a person: someone approves and publishes the change request "
-            + "in the console, the CLI or the API.",
+            + "publishes, approves or schedules: a person approves and publishes the change request in the console, "
+            + "the CLI or the API.",
         properties: [
             .project,
             .string("description", "What the change is and why, for the people who review it.", required: true),
@@ -30,9 +30,6 @@ enum ProposeChange {
                             + "{\"parameter\", \"condition\"?}} removes a parameter (or its value for a condition)."),
                     "items": ["type": "object"],
                 ]),
-            .string(
-                "publishTime",
-                "An RFC 3339 time: once approved, the change request is published then rather than by a person."),
         ],
         readOnly: false,
         action: .sequence(run))
@@ -67,8 +64,8 @@ enum ProposeChange {
             for (index, edit) in planned.enumerated() { try edit.apply(to: &object, field: "edits[\(index)]") }
             template = .object(object)
         }
-        var body: JSONObject = ["description": .string(description), "template": template]
-        if let time = try arguments.string("publishTime") { body["publishTime"] = .string(time) }
+        // No publishTime: in a project that requires no approval it would be published then without a person.
+        let body: JSONObject = ["description": .string(description), "template": template]
         let created = try await caller.send(
             AdminCall("POST", base + "/changeRequests", body: JSONValue.object(body).jsonBytes()))
         guard created.succeeded, case .object(let request)? = Value(jsonBytes: created.body),

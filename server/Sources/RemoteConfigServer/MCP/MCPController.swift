@@ -80,16 +80,22 @@ struct MCPController {
         }
         let inbound = self.inbound
         let sessions = self.sessions
+        let sessionID = answer.headers[HTTPHeaderName.sessionID]
         return Response(
             status: status, headers: fields,
             body: ResponseBody { writer in
+                var written = 0
                 defer { if let callID { inbound.remove(callID) } }
                 try await withGracefulShutdownHandler {
-                    for try await chunk in stream { try await writer.write(ByteBuffer(bytes: chunk)) }
+                    for try await chunk in stream {
+                        written += chunk.count
+                        try await writer.write(ByteBuffer(bytes: chunk))
+                    }
                 } onGracefulShutdown: {
                     Task { await sessions.endAll() }
                 }
                 try await writer.finish(nil)
+                if let sessionID { await sessions.answered(sessionID, bytes: written) }
             })
     }
 

@@ -35,9 +35,11 @@ final class MCPInboundCalls: Sendable {
 }
 
 /// The MCP sessions of this server: one SDK `Server` and Streamable HTTP transport per session, made at
-/// `initialize`, bound to the identity that made it, and ended by `DELETE`, after an idle hour, or after
-/// `maxRequests` requests (the SDK's transport keeps each session's messages for resumption, so a session is
-/// kept short enough for that to stay small). At most `maxSessions` at once.
+/// `initialize`, bound to the identity that made it, and ended by `DELETE`, after an idle hour, after
+/// `maxRequests` requests or `maxAnswerBytes` of answers. The SDK's transport keeps every message of a session
+/// for resumption and offers no way to drop them, so a session ends before that grows large (the client then
+/// initializes a new one). At most `maxSessions` at once, and `maxSessionsPerIdentity` of one caller (a new one
+/// ends that caller's least recently used).
 actor MCPSessions {
     private struct Session {
         let server: Server
@@ -45,10 +47,13 @@ actor MCPSessions {
         let identity: String
         var lastUsed: ContinuousClock.Instant
         var requests: Int
+        var answerBytes = 0
     }
 
     static let maxSessions = 1000
+    static let maxSessionsPerIdentity = 16
     static let maxRequests = 10_000
+    static let maxAnswerBytes = 64 << 20
     static let idleLimit: Duration = .seconds(3600)
 
     private var sessions: [String: Session] = [:]
@@ -87,6 +92,14 @@ actor MCPSessions {
         return response
     }
 
+    /// Counts `bytes` of answers against session `id`, and ends it past `maxAnswerBytes`.
+    func answered(_ id: String, bytes: Int) async {
+        guard var session = sessions[id] else { return }
+        session.answerBytes += bytes
+        sessions[id] = session
+        if session.answerBytes > Self.maxAnswerBytes { await end(id) }
+    }
+
     /// Ends every session (at shutdown: their streams close, so the server stops without waiting for them).
     func endAll() async {
         for id in Array(sessions.keys) { await end(id) }
@@ -100,6 +113,11 @@ actor MCPSessions {
     }
 
     private func open(_ request: MCP.HTTPRequest, identity: String) async throws -> MCP.HTTPResponse {
+        let own = sessions.filter { $0.value.identity == identity }
+        if own.count >= Self.maxSessionsPerIdentity, let oldest = own.min(by: { $0.value.lastUsed < $1.value.lastUsed })
+        {
+            await end(oldest.key)
+        }
         guard sessions.count < Self.maxSessions else {
             throw APIError.unavailable("this server holds as many MCP sessions as it may; try again later")
         }

@@ -176,4 +176,24 @@ import Testing
             #expect(try await mcp.post(["jsonrpc": "2.0", "id": 10, "method": "tools/list"]).0.status == 404)
         }
     }
+
+    @Test func oneCallersSessionsAreBoundedAndANewOneEndsItsOldest() async throws {
+        try await TestApp.run { app in
+            let viewer = try await app.createKey(role: "viewer")
+            var first = MCPSession(app, token: viewer.secret)
+            _ = try await first.initialize()
+            var others: [MCPSession] = []
+            for _ in 0..<16 {
+                var session = MCPSession(app, token: viewer.secret)
+                _ = try await session.initialize()
+                others.append(session)
+            }
+            #expect(try await first.post(["jsonrpc": "2.0", "id": 5, "method": "tools/list"]).0.status == 404)
+            #expect(try await others[0].request("tools/list")["result"]?["tools"]?.count == Self.tools.count)
+            // Another caller's sessions are not touched.
+            var admin = MCPSession(app, token: TestApp.adminToken)
+            _ = try await admin.initialize()
+            #expect(try await others[15].request("ping")["result"] != nil)
+        }
+    }
 }
