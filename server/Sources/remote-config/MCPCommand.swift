@@ -26,7 +26,7 @@ struct MCPCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = ConnectionOptions(server: server, token: token)
-        let caller = HTTPAdminCaller(client: try connection.client())
+        let caller = HTTPAdminCaller(client: try connection.client(), inFlight: InFlightCalls())
         let server = await AssistantServer.make(version: ServerConfiguration.mcpServerVersion) { caller }
         do {
             try await server.start(transport: StdioTransport())
@@ -34,6 +34,27 @@ struct MCPCommand: AsyncParsableCommand {
             throw fail("cannot read standard input: \(error)")
         }
         await server.waitUntilCompleted()
+        // Standard input ended (`echo … | remote-config mcp`): the calls already read still get their answers.
+        await caller.inFlight.drain(limit: .seconds(60))
+    }
+}
+
+/// How many admin calls are under way, so the command answers what it read before it exits.
+actor InFlightCalls {
+    private var count = 0
+
+    func begin() { count += 1 }
+    func end() { count -= 1 }
+
+    /// Returns once no call has been under way for two looks 200 ms apart (a tool's calls follow one another
+    /// within microseconds), or after `limit`.
+    func drain(limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        var quiet = 0
+        while quiet < 2, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(200))
+            quiet = count == 0 ? quiet + 1 : 0
+        }
     }
 }
 
@@ -41,8 +62,11 @@ struct MCPCommand: AsyncParsableCommand {
 /// as the API does when it is unavailable, so the assistant reads why as the tool's error.
 struct HTTPAdminCaller: AdminCaller {
     let client: AdminClient
+    let inFlight: InFlightCalls
 
     func send(_ call: AdminCall) async throws -> AdminAnswer {
+        await inFlight.begin()
+        defer { Task { await inFlight.end() } }
         var headers = [AdminVia.header: AdminVia.mcp]
         if let ifMatch = call.ifMatch { headers["If-Match"] = ifMatch }
         do {

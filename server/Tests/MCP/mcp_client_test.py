@@ -8,7 +8,8 @@ over both transports, Streamable HTTP (`/mcp`, `mcp.client.streamable_http`) and
 Starts `remote-config serve` (default: server/.build/debug/remote-config) on a free loopback port with an
 embedded PostgreSQL, publishes two versions of a force-update template, sends real fetches with a client key
 (counted, flushed every second), then over each transport lists the tools, calls every one and checks the
-answers, and the refusals: a viewer proposing, a key of another project, no key (401 over HTTP). Ends with
+answers, and the refusals: a viewer proposing, a key of another project, no key (401 over HTTP); and that
+`remote-config mcp` answers every request it read when its standard input ends. Ends with
 "N passed, M failed" (exit 1 on any failure). scripts/test runs it after installing the SDK
 (scripts/ensure-mcp-client.sh).
 """
@@ -271,6 +272,32 @@ async def check_stdio_without_key(fleet):
         assert text.startswith("UNAUTHENTICATED: "), text
 
 
+async def check_stdio_answers_before_eof(fleet):
+    """A script that pipes its requests in and closes standard input still gets every answer."""
+    import subprocess
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "pipe", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "get_template", "arguments": {"project": "shop-app"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "fleet_versions", "arguments": {"project": "shop-app"}}},
+    ]
+    home = tempfile.mkdtemp(prefix="rc-mcp-home-")
+    try:
+        done = subprocess.run([fleet.binary, "mcp", "--server", fleet.base, "--token", TOKEN],
+                              input="".join(json.dumps(m) + "\n" for m in messages), capture_output=True, text=True,
+                              timeout=60, env=dict(os.environ, HOME=home))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    assert done.returncode == 0 and done.stderr == "", (done.returncode, done.stderr)
+    answers = {answer["id"]: answer for answer in map(json.loads, done.stdout.splitlines())}
+    assert sorted(answers) == [1, 2, 3], done.stdout[:500]
+    assert answers[2]["result"]["structuredContent"]["parameters"]["current_version"]["defaultValue"]["value"] == "2.3.0"
+    assert answers[3]["result"]["isError"] is False, answers[3]
+
+
 async def over(open_session, fleet, label):
     async with open_session(fleet, TOKEN) as admin:
         await check_tools(admin, fleet)
@@ -285,6 +312,7 @@ TESTS = [
     ("http_without_key", check_http_without_key),
     ("stdio_tools_reads_proposal_refusals", lambda fleet: over(stdio_session, fleet, "stdio")),
     ("stdio_without_key", check_stdio_without_key),
+    ("stdio_answers_before_eof", check_stdio_answers_before_eof),
 ]
 
 
