@@ -116,7 +116,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The assistants' tools: one table of MCP tools and resources, each an admin API call, shared by the server's
-        // `/mcp` endpoint and the command line's `remote-config mcp` (stdio). No server code: it calls through `MCPAdminCaller`.
+        // `/mcp` endpoint and the command line's `remote-config mcp` (stdio). No server code: it calls through `AdminCaller`.
         .target(
             name: "RemoteConfigMCP",
             dependencies: [
