@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // JOSE for single sign-on: ID tokens verified against the provider's JWKS (no hand-written signature checks).
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        // The Model Context Protocol: the assistants' server (`/mcp` and `remote-config mcp`).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // RE2 (Debian's libre2-dev, Homebrew's re2): its build flags come from pkg-config, its linking from here.
@@ -107,8 +109,21 @@ let package = Package(
                 // TLS for webhook deliveries to https:// URLs.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                "RemoteConfigMCP",
+                .product(name: "MCP", package: "swift-sdk"),
             ],
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/console")],
+            swiftSettings: strict
+        ),
+        // The assistants' tools: one table of MCP tools and resources, each an admin API call, shared by the server's
+        // `/mcp` endpoint and the command line's `remote-config mcp` (stdio). No server code: it calls through `AdminCaller`.
+        .target(
+            name: "RemoteConfigMCP",
+            dependencies: [
+                // JSONValue, which keeps a template's key order through propose_change's edits.
+                "RemoteConfigCore",
+                .product(name: "MCP", package: "swift-sdk"),
+            ],
             swiftSettings: strict
         ),
         // The admin client: the admin API over Foundation's URLSession, for the command line (no server code).
@@ -125,6 +140,8 @@ let package = Package(
                 "RemoteConfigStore",
                 "RemoteConfigAdminClient",
                 "RemoteConfigCore",
+                "RemoteConfigMCP",
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The PKCE verifier's challenge of `login`'s loopback sign-in.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -103,7 +103,17 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     RolloutsController(rollouts: rollouts, templates: stores.templates, access: access, publishing: publishing)
         .addRoutes(to: routes)
     RolloutHaltHook(rollouts: rollouts, publishing: publishing).addRoutes(to: routes)
+    // Assistants: each tool is an admin call through this very router, once it is complete.
+    let adminResponder = AdminResponder()
+    let mcpCalls = MCPInboundCalls()
+    MCPController(
+        auth: auth,
+        sessions: MCPController.sessions(
+            responder: adminResponder, inbound: mcpCalls, version: ServerConfiguration.mcpServerVersion),
+        inbound: mcpCalls
+    ).addRoutes(to: routes)
     table.serve(from: router)
+    adminResponder.set(router.buildResponder())
     return router
 }
 

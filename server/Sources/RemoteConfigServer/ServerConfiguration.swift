@@ -5,6 +5,8 @@ import Logging
 public struct ServerConfiguration: Sendable {
     /// The `Server` header of every answer, the router's and the fronts'.
     static let serverName = "remote-config"
+    /// The version the MCP server gives in `initialize`: the API's.
+    public static let mcpServerVersion = "1.0.0"
 
     public var host: String = "127.0.0.1"
     public var port: Int = 8080

@@ -19,6 +19,7 @@ struct RemoteConfigCommand: AsyncParsableCommand {
             Serve.self, Migrate.self, Projects.self, Keys.self, Template.self, Promote.self, Changes.self,
             Insights.self,
             Webhooks.self, Rollouts.self, Login.self, Logout.self, WhoAmI.self, RoleBindings.self, Secrets.self,
+            MCPCommand.self,
         ],
         defaultSubcommand: Serve.self
     )

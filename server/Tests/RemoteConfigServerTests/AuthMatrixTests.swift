@@ -79,6 +79,10 @@ import Testing
         "GET /v1/users": ("admin", false),
         "GET /v1/users/{id}/sessions": ("admin", false),
         "DELETE /v1/users/{id}/sessions": ("admin", false),
+        // Assistants: any caller but a client key; each tool then needs the role of the admin call it makes.
+        "POST /mcp": ("viewer", true),
+        "GET /mcp": ("viewer", true),
+        "DELETE /mcp": ("viewer", true),
     ]
     /// Routes without a bearer key: probes, the spec, and the client routes (their matrix is the next test).
     static let publicRoutes: Set<String> = [
@@ -187,7 +191,10 @@ import Testing
                 // Allowed through: whatever the route then says (400 for an empty body, 404, 428…), it is not 401/403.
                 let allowedStatus = try await status(keys[allowed])
                 #expect(![401, 403].contains(allowedStatus), "\(name) as \(allowed) answered \(allowedStatus)")
-                if route.method == .get || route.path.hasPrefix("/v1/apiKeys") || route.path == "/v1/projects" {
+                // `/mcp` without a session is 400 (MCPEndpointTests has its own matrix).
+                if (route.method == .get && route.path != "/mcp") || route.path.hasPrefix("/v1/apiKeys")
+                    || route.path == "/v1/projects"
+                {
                     #expect((200..<300).contains(allowedStatus), "\(name) as \(allowed) answered \(allowedStatus)")
                 }
             }

@@ -21,8 +21,24 @@ struct Authenticator: Sendable {
     /// The header a cookie-authenticated write carries its CSRF token in.
     static let csrfHeader = HTTPField.Name("X-RC-CSRF")!
 
-    /// The caller of `request`; 401 when it names none, or one that is not valid (or no longer).
+    /// The caller of `request`; 401 when it names none, or one that is not valid (or no longer). A request that
+    /// says `X-RC-Via: mcp` (an assistant's, through `/mcp` or `remote-config mcp`) is recorded so in the audit log.
     func caller(_ request: Request) async throws -> Caller {
+        var caller = try await resolve(request)
+        if let via = request.headers[Self.viaHeader] {
+            guard via == AuditActor.viaMCP else {
+                throw APIError.invalidField(
+                    Self.viaHeader.canonicalName, reason: "INVALID_VALUE", "X-RC-Via takes only `mcp`")
+            }
+            caller.via = via
+        }
+        return caller
+    }
+
+    /// The header that says an assistant made the call.
+    static let viaHeader = HTTPField.Name("X-RC-Via")!
+
+    private func resolve(_ request: Request) async throws -> Caller {
         if let header = request.headers[.authorization] {
             guard let token = BearerToken.token(header) else {
                 throw APIError.unauthenticated("the Authorization header must be `Bearer <token>`")

@@ -16,6 +16,15 @@ struct Caller: Sendable {
     let person: User?
     /// The person's role bindings (empty without a person).
     let bindings: [RoleBinding]
+    /// What the call came through, when not the API directly (`mcp`): the audit entry's `"via"`.
+    var via: String?
+
+    init(credential: Credential, person: User?, bindings: [RoleBinding], via: String? = nil) {
+        self.credential = credential
+        self.person = person
+        self.bindings = bindings
+        self.via = via
+    }
 
     /// The key the call came with, if any.
     var key: APIKey? {
@@ -33,7 +42,7 @@ struct Caller: Sendable {
     var auditActor: AuditActor {
         AuditActor(
             keyId: key?.id, displayName: key?.displayName ?? person?.displayName ?? "", userId: person?.id,
-            email: person?.email)
+            email: person?.email, via: via)
     }
 
     /// The person's role from bindings on `project` (nil: on every project, from global bindings alone).

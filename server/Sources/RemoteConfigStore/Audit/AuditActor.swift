@@ -11,13 +11,20 @@ public struct AuditActor: Sendable, Equatable {
     public let userId: String?
     /// The person's email at the time; nil without a person.
     public let email: String?
+    /// What the change came through when not the API directly: `mcp` for an assistant's (recorded as the
+    /// audit entry's `"via"`).
+    public let via: String?
+
+    /// The one value of `via`.
+    public static let viaMCP = "mcp"
 
     /// An actor; without `userId` it is a key without an owner (or the server itself).
-    public init(keyId: String?, displayName: String, userId: String? = nil, email: String? = nil) {
+    public init(keyId: String?, displayName: String, userId: String? = nil, email: String? = nil, via: String? = nil) {
         self.keyId = keyId
         self.displayName = displayName
         self.userId = userId
         self.email = email
+        self.via = via
     }
 
     /// What a version records as Firebase's `updateUser.email`: the person's email, else the key's name.

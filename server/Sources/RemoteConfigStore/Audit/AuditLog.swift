@@ -51,6 +51,8 @@ public enum AuditLog {
         // Codable, keys sorted: the same text for the same detail.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var detail = detail
+        if let via = actor.via { detail["via"] = via }
         let json = String(decoding: try encoder.encode(detail), as: UTF8.self)
         try await connection.query(
             """
