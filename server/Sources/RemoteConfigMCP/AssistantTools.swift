@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import RemoteConfigCore
 
 /// The tools every MCP transport offers, in one table: each is exactly the admin API call its description names,
 /// made with the caller's own credentials. None publishes, approves, rolls back, deletes or reveals a secret.
@@ -57,19 +58,69 @@ public enum AssistantTools {
     static let diffVersions = AssistantTool(
         name: "diff_versions", title: "Diff two versions",
         description:
-            "What changed between two versions of a project's template, or between a version and the draft "
-            + "(GET /v1/projects/{p}/remoteConfig:diff): parameters and conditions added, removed and changed, each "
-            + "with before and after. For a template that is not saved anywhere, use impact or propose_change. \(never)",
+            "What changed between two versions of a project's template, between a version and the draft "
+            + "(GET /v1/projects/{p}/remoteConfig:diff), or between a version and a template given here (that version "
+            + "read with GET /v1/projects/{p}/remoteConfig, compared as `remote-config template diff` compares a "
+            + "file): parameters and conditions added, removed and changed, each with before and after. \(never)",
         properties: [
             .project,
             .string("from", "A version number, or draft.", required: true, pattern: "^([1-9][0-9]{0,17}|draft)$"),
-            .string("to", "A version number, or draft.", required: true, pattern: "^([1-9][0-9]{0,17}|draft)$"),
+            .string(
+                "to", "A version number, or draft (or give a template instead).", pattern: "^([1-9][0-9]{0,17}|draft)$"),
+            .object("template", "A whole template to compare the version with (instead of to); it is not stored."),
         ],
         readOnly: true,
-        action: .call { arguments throws(ToolInputError) in
-            AdminCall(
-                "GET", try arguments.projectPath("/remoteConfig:diff"), query: try arguments.query(["from", "to"]))
-        })
+        action: .sequence(diffVersions))
+
+    /// `diff_versions`: the diff route for two stored versions; for a given template, the stored one read and
+    /// compared with it by the diff the server itself answers with.
+    private static func diffVersions(_ arguments: ToolArguments, _ caller: any AdminCaller) async throws
+        -> CallTool.Result
+    {
+        let to = try arguments.string("to")
+        let given = try arguments.object("template")
+        guard (to == nil) != (given == nil) else {
+            throw ToolInputError(
+                field: given == nil ? "to" : "template", reason: given == nil ? "REQUIRED" : "CONFLICT",
+                message: "give either to or a template, not both")
+        }
+        guard let given else {
+            return ToolResult.of(
+                try await caller.send(
+                    AdminCall(
+                        "GET", try arguments.projectPath("/remoteConfig:diff"),
+                        query: try arguments.query(["from", "to"])
+                    )))
+        }
+        let from = try arguments.requiredString("from")
+        let read =
+            from == "draft"
+            ? AdminCall("GET", try arguments.projectPath("/remoteConfig/draft"))
+            : AdminCall(
+                "GET", try arguments.projectPath("/remoteConfig"), query: [.init(name: "versionNumber", value: from)])
+        let stored = try await caller.send(read)
+        guard stored.succeeded else { return ToolResult.of(stored) }
+        let target: RemoteConfigTemplate
+        do {
+            var object = try JSONValue(parsing: Value.object(given).jsonBytes).objectValue ?? [:]
+            object["version"] = nil
+            target = try RemoteConfigTemplate(jsonValue: .object(object))
+        } catch {
+            throw ToolInputError(field: "template", reason: "INVALID", message: "the template does not read: \(error)")
+        }
+        // The stored version's own record (number, author, time; a draft's base) is not template content.
+        guard var object = try? JSONValue(parsing: stored.body).objectValue else {
+            return ToolResult.of(AdminAnswer(status: 502, body: []))
+        }
+        object["version"] = nil
+        object["baseVersionNumber"] = nil
+        guard let source = try? RemoteConfigTemplate(jsonValue: .object(object)) else {
+            return ToolResult.of(AdminAnswer(status: 502, body: []))
+        }
+        var diff: JSONObject = ["from": .string(from), "to": .string("template")]
+        for member in TemplateDiff(from: source, to: target).jsonObject { diff[member.key] = member.value }
+        return ToolResult.of(AdminAnswer(status: 200, body: JSONValue.object(diff).jsonBytes()))
+    }
 
     static let validateTemplate = AssistantTool(
         name: "validate_template", title: "Validate a template",

@@ -155,6 +155,11 @@ async def check_reads(session, fleet):
     assert [v["versionNumber"] for v in versions["versions"]] == ["2", "1"], versions
     diff = ok(await session.call_tool("diff_versions", {"project": "shop-app", "from": "1", "to": "2"}))
     assert "current_version" in json.dumps(diff), diff
+    # Against a template that is stored nowhere: what raising the minimum would change from version 2.
+    against = ok(await session.call_tool("diff_versions", {"project": "shop-app", "from": "2",
+                                                           "template": template(minimum="2.3.0")}))
+    assert against["from"] == "2" and against["to"] == "template", against
+    assert "min_supported_version" in json.dumps(against) and "2.3.0" in json.dumps(against), against
     preview = ok(await session.call_tool("preview_fetch", {"project": "shop-app", "context": {
         "appInstanceId": "preview-1", "platform": "IOS", "appVersion": "1.9.0"}}))
     assert preview["entries"]["require_force_update"] == "true", preview

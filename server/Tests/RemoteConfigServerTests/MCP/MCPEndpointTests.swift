@@ -70,6 +70,19 @@ import Testing
             #expect(versions.structured["nextPageToken"] != nil)
             let diff = try await mcp.call("diff_versions", ["project": "shop-app", "from": "1", "to": "2"])
             #expect(diff.structured.jsonString.contains("current_version"))
+            // A template stored nowhere, against version 1: its changed current_version, before and after.
+            let against = try await mcp.call(
+                "diff_versions",
+                [
+                    "project": "shop-app", "from": "1",
+                    "template": TemplateFixtures.forceUpdateValue(currentVersion: "2.4.0"),
+                ])
+            #expect(against.structured["to"] == "template")
+            #expect(against.structured.jsonString.contains("2.2.0") && against.structured.jsonString.contains("2.4.0"))
+            let both = try await mcp.call(
+                "diff_versions",
+                ["project": "shop-app", "from": "1", "to": "2", "template": TemplateFixtures.forceUpdateValue()])
+            #expect(both["isError"]?.boolValue == true)
             let preview = try await mcp.call(
                 "preview_fetch",
                 ["project": "shop-app", "context": ["appInstanceId": "a1", "platform": "IOS", "appVersion": "1.5.0"]])
