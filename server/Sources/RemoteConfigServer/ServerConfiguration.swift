@@ -46,6 +46,15 @@ public struct ServerConfiguration: Sendable {
     public var storeLookupURL: String = Self.appleLookupURL
     /// A store lookup that has not answered within this has failed.
     public var storeLookupTimeout: Duration = .seconds(10)
+    /// Google's OAuth 2.0 token endpoint, the default of `--play-token-url`.
+    public static let googleTokenURL = "https://oauth2.googleapis.com/token"
+    /// The Google Play Developer API, the default of `--play-api-url`.
+    public static let googlePlayAPIURL = "https://androidpublisher.googleapis.com"
+    /// Where Google Play sync exchanges a service account's JWT for an access token (the key's `token_uri` is not
+    /// followed); also the JWT's `aud`.
+    public var playTokenURL: String = Self.googleTokenURL
+    /// The base of the Google Play Developer API (`{api}/androidpublisher/v3/…`).
+    public var playAPIURL: String = Self.googlePlayAPIURL
     /// How often each server looks for store links that are due.
     public var storeSyncPollInterval: Duration = .seconds(5)
     /// Webhook deliveries: private destinations, the console's public address, the retry schedule.
@@ -100,6 +109,13 @@ public struct ServerConfiguration: Sendable {
             lookup.host?.isEmpty == false
         else {
             throw Invalid("--store-lookup-url / RC_STORE_LOOKUP_URL: '\(storeLookupURL)' is not an http(s) URL")
+        }
+        for (setting, value) in [
+            ("--play-token-url / RC_PLAY_TOKEN_URL", playTokenURL), ("--play-api-url / RC_PLAY_API_URL", playAPIURL),
+        ] {
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()),
+                url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+            else { throw Invalid("\(setting): '\(value)' is not an http(s) URL without a query") }
         }
         guard storeLookupTimeout > .zero, storeSyncPollInterval > .zero else {
             throw Invalid("store sync: the lookup timeout and the poll interval must be positive")
