@@ -18,7 +18,9 @@ struct RemoteConfigCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, Migrate.self, Projects.self, Keys.self, Template.self, Promote.self, Changes.self,
             Insights.self,
-            Webhooks.self, Rollouts.self, Login.self, Logout.self, WhoAmI.self, RoleBindings.self, Secrets.self,
+            Webhooks.self, Rollouts.self, StoreSyncCommand.self, Login.self, Logout.self, WhoAmI.self,
+            RoleBindings.self,
+            Secrets.self,
         ],
         defaultSubcommand: Serve.self
     )
