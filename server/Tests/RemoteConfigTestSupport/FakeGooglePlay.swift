@@ -40,6 +40,10 @@ public final class FakeGooglePlay: Sendable {
         var trackReads: [String] = []
         var authorizations: [String] = []
         var nextEdit = 0
+        /// How long each track read waits before it answers.
+        var trackDelay: Duration = .zero
+        var readsInFlight = 0
+        var mostReadsInFlight = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -123,6 +127,12 @@ public final class FakeGooglePlay: Sendable {
     /// Makes `call` answer `failure` from now on (nil: as usual again).
     public func fail(_ call: Call, _ failure: Failure?) { state.withLockedValue { $0.failures[call] = failure } }
 
+    /// Makes each track read wait `delay` before it answers, from now on.
+    public func delayTracks(_ delay: Duration) { state.withLockedValue { $0.trackDelay = delay } }
+
+    /// The most track reads that were being answered at the same time.
+    public var mostReadsInFlight: Int { state.withLockedValue { $0.mostReadsInFlight } }
+
     /// Sets the `expires_in` of the tokens handed out from now on.
     public func expiresIn(_ seconds: Int) { state.withLockedValue { $0.expiresIn = seconds } }
 
@@ -202,10 +212,14 @@ public final class FakeGooglePlay: Sendable {
     private func getTrack(_ request: Request, edit: String) async throws -> Response {
         record(request)
         if let failure = try await failure(.getTrack) { return failure }
-        let track = state.withLockedValue { state in
+        let (track, delay) = state.withLockedValue { state in
             state.trackReads.append(edit)
-            return state.track
+            state.readsInFlight += 1
+            state.mostReadsInFlight = max(state.mostReadsInFlight, state.readsInFlight)
+            return (state.track, state.trackDelay)
         }
+        defer { state.withLockedValue { $0.readsInFlight -= 1 } }
+        if delay > .zero { try await Task.sleep(for: delay) }
         return Self.json(track.jsonString)
     }
 
