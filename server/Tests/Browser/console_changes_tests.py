@@ -130,6 +130,7 @@ def test_google_play_page(browser, base):
     browser.find("#play-none")
     assert browser.find("#store-sync-none"), "the App Store half is gone"
     assert browser.absent("#play-sync-now"), "Sync now offered without a link"
+    browser.shot("store-sync-both-stores")
     # Linked, switched off, with the key file chosen in the page.
     browser.click("#play-enabled-input")
     browser.type("#play-package", "com.example.play")
