@@ -85,10 +85,10 @@ extension ServeSetting {
         .text(
             "store-lookup-url", "RC_STORE_LOOKUP_URL",
             "App Store lookup URL for store sync, called as URL?id=<app id>&country=<cc>", \.storeLookupURL),
-        .text(
+        .baseURL(
             "play-token-url", "RC_PLAY_TOKEN_URL",
             "Google's OAuth 2.0 token URL for Google Play sync (the service account's JWT audience)", \.playTokenURL),
-        .text(
+        .baseURL(
             "play-api-url", "RC_PLAY_API_URL", "Base URL of the Google Play Developer API for Google Play sync",
             \.playAPIURL),
         ServeSetting(

@@ -86,6 +86,15 @@ public struct ServerConfiguration: Sendable {
         public init(_ description: String) { self.description = description }
     }
 
+    /// Whether `text` is an `http` or `https` URL with a host and neither query nor fragment (the Google Play
+    /// settings, to which paths and a form are added).
+    static func isBaseURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
+            url.host?.isEmpty == false
+        else { return false }
+        return url.query == nil && url.fragment == nil
+    }
+
     /// Checks what can be checked without side effects beyond the data dir.
     public func validate() throws {
         guard (0...65535).contains(port) else {
@@ -112,10 +121,8 @@ public struct ServerConfiguration: Sendable {
         }
         for (setting, value) in [
             ("--play-token-url / RC_PLAY_TOKEN_URL", playTokenURL), ("--play-api-url / RC_PLAY_API_URL", playAPIURL),
-        ] {
-            guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()),
-                url.host?.isEmpty == false, url.query == nil, url.fragment == nil
-            else { throw Invalid("\(setting): '\(value)' is not an http(s) URL without a query") }
+        ] where !Self.isBaseURL(value) {
+            throw Invalid("\(setting): '\(value)' is not an http(s) URL with a host and without a query")
         }
         guard storeLookupTimeout > .zero, storeSyncPollInterval > .zero else {
             throw Invalid("store sync: the lookup timeout and the poll interval must be positive")

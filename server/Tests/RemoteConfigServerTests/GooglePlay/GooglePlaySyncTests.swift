@@ -212,14 +212,14 @@ import _CryptoExtras
         let account = try TestServiceAccount()
         try await FakeGooglePlay.run { google in
             google.answer(track: Self.everyStatus)
-            try await Self.linked(google, account, configure: { $0.storeLookupTimeout = .milliseconds(500) }) {
+            try await Self.linked(google, account, configure: { $0.storeLookupTimeout = .seconds(2) }) {
                 app, _ in
                 // The token endpoint first: once a token is cached, syncs do not ask it again.
                 let cases: [(FakeGooglePlay.Call, FakeGooglePlay.Failure, String)] = [
                     (.token, .status(503), "the token endpoint answered HTTP 503"),
                     (.getTrack, .status(429), "HTTP 429 (too many requests); the sync backs off"),
                     (.insertEdit, .status(500), "HTTP 500 (a server error); the sync backs off"),
-                    (.getTrack, .slow(.seconds(3)), "did not answer within"),
+                    (.getTrack, .slow(.seconds(6)), "did not answer within"),
                     (.getTrack, .oversized, "answered more than 2097152 bytes"),
                     (
                         .getTrack,
