@@ -66,6 +66,10 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "accept_errors", "total", "Accepts that failed because the process or system ran out of descriptors"
             ))
+        // Shown at 0 from the start, so an alert on them has a series before the first failure.
+        for store in ["app_store", "google_play"] {
+            _ = registry.makeCounter(descriptor: Self.storeSyncFailures, labels: [("store", store)])
+        }
         accessLogDrops = registry.makeCounter(
             descriptor: Self.name(
                 "access_log_dropped_lines", "total",
