@@ -24,6 +24,8 @@ public final class FakeGooglePlay: Sendable {
         case oversized
         /// No answer for this long.
         case slow(Duration)
+        /// A 302 to `location`.
+        case redirect(String)
     }
 
     private struct State {
@@ -163,6 +165,8 @@ public final class FakeGooglePlay: Sendable {
         case .slow(let delay):
             try await Task.sleep(for: delay)
             return Self.json("{}")
+        case .redirect(let location):
+            return Response(status: .found, headers: [.location: location])
         }
     }
 

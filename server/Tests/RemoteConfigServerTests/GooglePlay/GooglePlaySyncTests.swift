@@ -217,10 +217,12 @@ import _CryptoExtras
                 // The token endpoint first: once a token is cached, syncs do not ask it again.
                 let cases: [(FakeGooglePlay.Call, FakeGooglePlay.Failure, String)] = [
                     (.token, .status(503), "the token endpoint answered HTTP 503"),
+                    (.token, .redirect("https://oauth2.googleapis.com/token"), "redirects are not followed"),
                     (.getTrack, .status(429), "HTTP 429 (too many requests); the sync backs off"),
                     (.insertEdit, .status(500), "HTTP 500 (a server error); the sync backs off"),
                     (.getTrack, .slow(.seconds(6)), "did not answer within"),
                     (.getTrack, .oversized, "answered more than 2097152 bytes"),
+                    (.insertEdit, .redirect(google.apiURL + "/elsewhere"), "redirects are not followed"),
                     (
                         .getTrack,
                         .body(
