@@ -103,7 +103,11 @@ struct GooglePlayClient: Sendable {
         // A token that would be in its last minute at once is used for this sync only.
         if lifetime > Self.tokenMargin {
             let until = now.addingTimeInterval(lifetime - Self.tokenMargin)
-            tokens.withLockedValue { $0[cacheKey] = (token, until) }
+            tokens.withLockedValue { cache in
+                // Tokens of replaced keys and removed links go once they would have expired.
+                cache = cache.filter { $0.value.until > now }
+                cache[cacheKey] = (token, until)
+            }
         }
         return token
     }
