@@ -36,6 +36,8 @@ struct GooglePlayClient: Sendable {
     }
 
     static let tokenEndpoint = "the token endpoint"
+    /// The OAuth 2.0 grant of a signed JWT (RFC 7523), as Google's token endpoint takes it.
+    static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
     static let api = "the Google Play Developer API"
 
     /// The track `track` of `packageName` as an edit shows it, read with `key` (tokens cached under `cacheKey`).
@@ -70,13 +72,11 @@ struct GooglePlayClient: Sendable {
         let now = Date()
         if let cached = tokens.withLockedValue({ $0[cacheKey] }), cached.until > now { return cached.token }
         let assertion = try await GooglePlayAssertion.signed(key, tokenURL: tokenURL, now: now)
-        var form = URLComponents()
-        form.queryItems = [
-            URLQueryItem(name: "grant_type", value: "urn:ietf:params:oauth:grant-type:jwt-bearer"),
-            URLQueryItem(name: "assertion", value: assertion),
-        ]
-        // URLComponents leaves `+` and `:` as they are; a form body needs neither escaped for Google.
-        let body = Array((form.percentEncodedQuery ?? "").utf8)
+        // As Google's example writes it: the form's values percent-encoded (the JWT's characters need none).
+        let unreserved = CharacterSet(charactersIn: "-._~").union(.alphanumerics)
+        let grant = Self.grantType.addingPercentEncoding(withAllowedCharacters: unreserved) ?? Self.grantType
+        let encoded = assertion.addingPercentEncoding(withAllowedCharacters: unreserved) ?? assertion
+        let body = Array("grant_type=\(grant)&assertion=\(encoded)".utf8)
         let answer = try await call(
             .POST, tokenURL,
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
