@@ -51,6 +51,7 @@ public struct GooglePlayLinkRequest: Codable, Sendable, Equatable {
         "updateTime",
     ]
 
+    /// Decodes and checks a body, every problem at once.
     public init(from decoder: any Decoder) throws {
         var problems = FieldProblems(summary: "the Google Play link is not valid")
         let settings = Set(CodingKeys.allCases.map(\.rawValue))

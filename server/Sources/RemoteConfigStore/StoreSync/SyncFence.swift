@@ -33,6 +33,7 @@ enum SyncLinkTable: String, Sendable {
 public struct SyncFences: Sendable {
     let database: Database
 
+    /// The fenced writes over `database`.
     public init(database: Database) {
         self.database = database
     }
