@@ -227,6 +227,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 // To check webhook signatures independently of the server's own signing code.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA keys made at test time for Google Play service accounts.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             // Read by path (TemplateFixtures), not bundled.
             exclude: ["Fixtures"],

@@ -29,6 +29,8 @@ public struct AppEnvironment: Sendable {
     public let metrics: ServerMetrics
     /// Syncs store links (its background worker and `:run`).
     let storeSync: StoreSync
+    /// Syncs Google Play links (its background worker and `:run`).
+    let googlePlaySync: GooglePlaySync
     /// The active-instance estimate impact is scaled to; nil scales to the sampled instances.
     public var activeInstances: ActiveInstanceCount?
     /// The fetch route, shared by the event-loop fast path and the router.
@@ -99,13 +101,20 @@ public struct AppEnvironment: Sendable {
         // The configuration was validated; the fallback only keeps a bad URL from crashing a test.
         let lookupURL =
             URL(string: configuration.storeLookupURL) ?? URL(string: ServerConfiguration.appleLookupURL)!
+        // One delivery for both stores: publish, or a change request under approvals.
+        let delivery = ChangeRequestDelivery(
+            projects: stores.projects, changeRequests: stores.changeRequests, fences: stores.syncFences,
+            publish: PublishDelivery(fences: stores.syncFences, publishing: publishing))
         storeSync = StoreSync(
             links: stores.storeLinks, templates: stores.templates,
             lookup: AppStoreLookup(baseURL: lookupURL, timeout: configuration.storeLookupTimeout),
-            delivery: ChangeRequestDelivery(
-                projects: stores.projects, changeRequests: stores.changeRequests, links: stores.storeLinks,
-                publish: PublishDelivery(links: stores.storeLinks, publishing: publishing)),
-            metrics: metrics, heavyWork: heavyWork, logger: logger, wakeup: wakeups.storeSync)
+            delivery: delivery, metrics: metrics, heavyWork: heavyWork, logger: logger, wakeup: wakeups.storeSync)
+        googlePlaySync = GooglePlaySync(
+            links: stores.googlePlayLinks, templates: stores.templates,
+            client: GooglePlayClient(
+                tokenURL: configuration.playTokenURL, apiURL: configuration.playAPIURL,
+                timeout: configuration.storeLookupTimeout),
+            delivery: delivery, metrics: metrics, heavyWork: heavyWork, logger: logger, wakeup: wakeups.googlePlay)
         observe()
     }
 

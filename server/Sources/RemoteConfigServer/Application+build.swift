@@ -86,6 +86,9 @@ public func buildRouter(_ environment: AppEnvironment, routes table: RouteTable 
     StoreSyncController(
         links: stores.storeLinks, templates: stores.templates, sync: environment.storeSync, access: access
     ).addRoutes(to: routes)
+    GooglePlayController(
+        links: stores.googlePlayLinks, templates: stores.templates, sync: environment.googlePlaySync, access: access
+    ).addRoutes(to: routes)
     PromotionController(
         projects: stores.projects, templates: stores.templates, drafts: stores.drafts,
         changeRequests: stores.changeRequests, access: access, publishing: publishing,
@@ -191,6 +194,10 @@ public func buildApplication(
         Worker(
             work: environment.storeSync, interval: configuration.storeSyncPollInterval, wakeup: wakeups.storeSync,
             logger: logger))
+    app.addServices(
+        Worker(
+            work: environment.googlePlaySync, interval: configuration.storeSyncPollInterval,
+            wakeup: wakeups.googlePlay, logger: logger))
     app.addServices(
         Worker(
             work: MinimumVersionPolicyCheck(

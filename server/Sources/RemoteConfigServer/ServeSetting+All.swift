@@ -85,6 +85,12 @@ extension ServeSetting {
         .text(
             "store-lookup-url", "RC_STORE_LOOKUP_URL",
             "App Store lookup URL for store sync, called as URL?id=<app id>&country=<cc>", \.storeLookupURL),
+        .baseURL(
+            "play-token-url", "RC_PLAY_TOKEN_URL",
+            "Google's OAuth 2.0 token URL for Google Play sync (the service account's JWT audience)", \.playTokenURL),
+        .baseURL(
+            "play-api-url", "RC_PLAY_API_URL", "Base URL of the Google Play Developer API for Google Play sync",
+            \.playAPIURL),
         ServeSetting(
             flag: "webhooks-allow-private", variable: "RC_WEBHOOKS_ALLOW_PRIVATE",
             summary: "Let webhooks reach loopback, private, link-local, multicast and unspecified addresses",

@@ -89,6 +89,18 @@ extension ServeSetting {
         }
     }
 
+    /// An `http` or `https` URL with a host and no query, as the Google Play settings take it.
+    static func baseURL(_ flag: String, _ variable: String, _ summary: String, _ field: Field<String>) -> ServeSetting {
+        ServeSetting(flag: flag, variable: variable, summary: summary, defaultText: defaults[keyPath: field]) {
+            text, values in
+            guard ServerConfiguration.isBaseURL(text) else {
+                throw ServerConfiguration.Invalid(
+                    "--\(flag) / \(variable): '\(text)' is not an http(s) URL with a host and without a query")
+            }
+            values.configuration[keyPath: field] = text
+        }
+    }
+
     /// Text stored as it is, with no default.
     static func optionalText(_ flag: String, _ variable: String, _ summary: String, _ field: Field<String?>)
         -> ServeSetting

@@ -48,6 +48,15 @@ public struct ServerConfiguration: Sendable {
     public var storeLookupURL: String = Self.appleLookupURL
     /// A store lookup that has not answered within this has failed.
     public var storeLookupTimeout: Duration = .seconds(10)
+    /// Google's OAuth 2.0 token endpoint, the default of `--play-token-url`.
+    public static let googleTokenURL = "https://oauth2.googleapis.com/token"
+    /// The Google Play Developer API, the default of `--play-api-url`.
+    public static let googlePlayAPIURL = "https://androidpublisher.googleapis.com"
+    /// Where Google Play sync exchanges a service account's JWT for an access token (the key's `token_uri` is not
+    /// followed); also the JWT's `aud`.
+    public var playTokenURL: String = Self.googleTokenURL
+    /// The base of the Google Play Developer API (`{api}/androidpublisher/v3/…`).
+    public var playAPIURL: String = Self.googlePlayAPIURL
     /// How often each server looks for store links that are due.
     public var storeSyncPollInterval: Duration = .seconds(5)
     /// Webhook deliveries: private destinations, the console's public address, the retry schedule.
@@ -79,6 +88,15 @@ public struct ServerConfiguration: Sendable {
         public init(_ description: String) { self.description = description }
     }
 
+    /// Whether `text` is an `http` or `https` URL with a host and neither query nor fragment (the Google Play
+    /// settings, to which paths and a form are added).
+    static func isBaseURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
+            url.host?.isEmpty == false
+        else { return false }
+        return url.query == nil && url.fragment == nil
+    }
+
     /// Checks what can be checked without side effects beyond the data dir.
     public func validate() throws {
         guard (0...65535).contains(port) else {
@@ -102,6 +120,11 @@ public struct ServerConfiguration: Sendable {
             lookup.host?.isEmpty == false
         else {
             throw Invalid("--store-lookup-url / RC_STORE_LOOKUP_URL: '\(storeLookupURL)' is not an http(s) URL")
+        }
+        for (setting, value) in [
+            ("--play-token-url / RC_PLAY_TOKEN_URL", playTokenURL), ("--play-api-url / RC_PLAY_API_URL", playAPIURL),
+        ] where !Self.isBaseURL(value) {
+            throw Invalid("\(setting): '\(value)' is not an http(s) URL with a host and without a query")
         }
         guard storeLookupTimeout > .zero, storeSyncPollInterval > .zero else {
             throw Invalid("store sync: the lookup timeout and the poll interval must be positive")

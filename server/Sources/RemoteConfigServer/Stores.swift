@@ -20,6 +20,10 @@ public struct Stores: Sendable {
     public let signInStates: SignInStateStore
     /// Store links and their syncs.
     public let storeLinks: StoreLinkStore
+    /// Google Play links and their syncs.
+    public let googlePlayLinks: GooglePlayLinkStore
+    /// The writes of a sync of either kind of link (its publish, the check that it still holds the link).
+    public let syncFences: SyncFences
     /// Insights' counts, and the impact sample that collection keeps.
     public let insights: InsightsStore
     public let insightSamples: InsightSampleStore
@@ -48,6 +52,8 @@ public struct Stores: Sendable {
         roleBindings = RoleBindingStore(database: database)
         signInStates = SignInStateStore(database: database)
         storeLinks = StoreLinkStore(database: database)
+        googlePlayLinks = GooglePlayLinkStore(database: database, sealer: secrets.sealer)
+        syncFences = SyncFences(database: database)
         insights = InsightsStore(database: database)
         insightSamples = InsightSampleStore(database: database)
         webhooks = WebhookStore(database: database, sealer: secrets.sealer)

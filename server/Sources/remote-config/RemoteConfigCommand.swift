@@ -18,8 +18,8 @@ struct RemoteConfigCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, Migrate.self, Projects.self, Keys.self, Template.self, Promote.self, Changes.self,
             Insights.self,
-            Webhooks.self, Rollouts.self, Login.self, Logout.self, WhoAmI.self, RoleBindings.self, Secrets.self,
-            MCPCommand.self,
+            Webhooks.self, Rollouts.self, StoreSyncCommand.self, Login.self, Logout.self, WhoAmI.self,
+            RoleBindings.self, Secrets.self, MCPCommand.self,
         ],
         defaultSubcommand: Serve.self
     )

@@ -30,6 +30,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: help("max-streams-per-key")) var maxStreamsPerKey: String?
     @Option(help: help("cors-origins")) var corsOrigins: String?
     @Option(help: help("store-lookup-url")) var storeLookupUrl: String?
+    @Option(help: help("play-token-url")) var playTokenUrl: String?
+    @Option(help: help("play-api-url")) var playApiUrl: String?
     @Option(help: help("insights")) var insights: String?
     @Option(help: help("insights-flush-interval")) var insightsFlushInterval: String?
     @Option(help: help("insights-retention-days")) var insightsRetentionDays: String?
@@ -57,6 +59,8 @@ struct Serve: AsyncParsableCommand {
             "max-streams-per-key": maxStreamsPerKey,
             "cors-origins": corsOrigins,
             "store-lookup-url": storeLookupUrl,
+            "play-token-url": playTokenUrl,
+            "play-api-url": playApiUrl,
             "insights": insights,
             "insights-flush-interval": insightsFlushInterval,
             "insights-retention-days": insightsRetentionDays,

@@ -1,8 +1,10 @@
 """The console's browser tests of the ways a template changes besides a direct publish: a change request
 approved by another key, and the App Store sync page (against the server's lookup stand-in)."""
 import json
+import tempfile
 
-from console_helpers import ADMIN, STORE, TOKEN, add_parameter, call, new_key, seed
+from console_helpers import (ADMIN, PLAY, STORE, TOKEN, add_parameter, call, new_key, seed,  # noqa: F401
+                             service_account_key_file)
 
 
 def test_change_request_approved_by_another_key(browser, base):
@@ -106,3 +108,61 @@ def test_store_sync_page(browser, base):
     browser.go("#/projects/store-app/store-sync")
     browser.wait_text("#store-sync-version", "2.5.0")
     assert browser.absent("#sync-now") and browser.absent("#store-sync-save")
+
+
+def test_google_play_page(browser, base):
+    """Link a project to Google Play from the console with a key file, sync it, watch a 403 be said in words."""
+    call("POST", base + "/v1/projects", {"projectId": "play-app", "displayName": "Play App"}, ADMIN)
+    template = {
+        "conditions": [{"name": "android", "expression": "device.os == 'android'"}],
+        "parameters": {
+            "current_version": {"defaultValue": {"value": "2.3.0"}, "valueType": "STRING"},
+            "current_build_android": {"defaultValue": {"value": "1"}, "valueType": "NUMBER"}}}
+    status, _, body = call("PUT", base + "/v1/projects/play-app/remoteConfig", template, dict(ADMIN, **{"If-Match": "*"}))
+    assert status == 200, body
+    PLAY["track"] = {"track": "production", "releases": [
+        {"name": "2.5.0", "versionCodes": ["251"], "status": "inProgress", "userFraction": 0.1},
+        {"name": "2.4.0", "versionCodes": ["240", "241"], "status": "completed"}]}
+    PLAY["fail"] = None
+    key_file = service_account_key_file(tempfile.mkdtemp(prefix="rc-play-key-"))
+    browser.sign_in(TOKEN)
+    browser.go("#/projects/play-app/store-sync")
+    browser.find("#play-none")
+    assert browser.find("#store-sync-none"), "the App Store half is gone"
+    assert browser.absent("#play-sync-now"), "Sync now offered without a link"
+    browser.shot("store-sync-both-stores")
+    # Linked, switched off, with the key file chosen in the page.
+    browser.click("#play-enabled-input")
+    browser.type("#play-package", "com.example.play")
+    browser.choose("#play-condition", "android")
+    browser.choose("#play-map-versionName", "current_version")
+    browser.choose("#play-map-versionCode", "current_build_android")
+    browser.find("#play-key").send_keys(key_file)
+    browser.click("#play-save")
+    browser.wait_text("#play-notice", "Syncing is off")
+    assert "remote-config@shop-123.iam.gserviceaccount.com" in browser.text("#play-account")
+    assert "PRIVATE KEY" not in browser.driver.page_source, "the key is on the page"
+    browser.click("#play-sync-now")
+    browser.wait_text("#play-notice", "published version 2")
+    assert browser.text("#play-release").startswith("2.4.0 (versionCode 241), completed"), browser.text("#play-release")
+    assert browser.text("#play-error") == "none" and browser.text("#play-outcome") == "synced"
+    published = json.loads(call("GET", base + "/v1/projects/play-app/remoteConfig", None, ADMIN)[2])
+    android = published["parameters"]["current_version"]["conditionalValues"]["android"]["value"]
+    assert android == "2.4.0" and published["parameters"]["current_version"]["defaultValue"]["value"] == "2.3.0", published
+    browser.shot("google-play-published", show="#store-sync-google-play")
+    # Google refuses the account: nothing changes, and the page says why in words.
+    PLAY["fail"] = 403
+    browser.click("#play-sync-now")
+    browser.wait_text("#play-notice", "The sync failed")
+    browser.wait_text("#play-error", "has no access to the app com.example.play")
+    assert "error-text" in browser.find("#play-error").get_attribute("class")
+    assert "failed (1 in a row" in browser.text("#play-outcome"), browser.text("#play-outcome")
+    browser.shot("google-play-failed", show="#play-status")
+    PLAY["fail"] = None
+    # A staged rollout counts once the link says so.
+    browser.choose("#play-staged-input", "ANY_LIVE")
+    browser.click("#play-save")
+    browser.wait_text("#play-notice", "Saved")
+    browser.click("#play-sync-now")
+    browser.wait_text("#play-release", "staged rollout to 10% of users")
+    browser.shot("google-play-staged", show="#store-sync-google-play")

@@ -1,7 +1,7 @@
 """What the console's browser tests share: the admin token and a few expressions, projects and keys made
 through the API (seed, new_key), the template edited through the UI (conditions, parameters, publish, preview),
 a real fetch as an app makes it, layout checks, and the App Store lookup stand-in the server is pointed at."""
-import http.server, json, os, sys
+import http.server, json, os, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "Benchmarks", "drills"))
 # TOKEN and call are the tests' too: they import them from here, where the drills' folder is on the path.
@@ -141,3 +141,49 @@ class StoreStandIn(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+# The Google Play stand-in's track and failure (the server's --play-token-url and --play-api-url point at it).
+# Shapes only: Tests/GooglePlay checks the server's JWT with Google's library and builds answers from Google's
+# discovery document; here the page is what is tested.
+PLAY = {"track": {"track": "production", "releases": []}, "fail": None, "edits": 0}
+
+
+class PlayStandIn(http.server.BaseHTTPRequestHandler):
+    def answer(self, status, body):
+        data = json.dumps(body).encode() if body is not None else b""
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=UTF-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.path == "/token":
+            return self.answer(200, {"access_token": "ya29.console", "expires_in": 3599, "token_type": "Bearer"})
+        if PLAY["fail"]:
+            return self.answer(PLAY["fail"], {"error": {"code": PLAY["fail"], "message": "The caller does not have "
+                                                        "permission", "status": "PERMISSION_DENIED"}})
+        PLAY["edits"] += 1
+        self.answer(200, {"id": f"edit{PLAY['edits']}", "expiryTimeSeconds": "1999999999"})
+
+    def do_GET(self):
+        self.answer(200, PLAY["track"])
+
+    def do_DELETE(self):
+        self.answer(204, None)
+
+    def log_message(self, *args):
+        pass
+
+
+def service_account_key_file(directory):
+    """A service account's JSON key file with a fresh RSA key (openssl), written into `directory`; its path."""
+    pem = subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"],
+                         check=True, capture_output=True, text=True).stdout
+    path = os.path.join(directory, "play-key.json")
+    with open(path, "w") as file:
+        json.dump({"type": "service_account", "project_id": "shop-123", "private_key_id": "0a1b2c3d4e5f",
+                   "private_key": pem, "client_email": "remote-config@shop-123.iam.gserviceaccount.com"}, file)
+    return path

@@ -4,7 +4,7 @@
     server/Tests/Browser/console_test.py [--binary PATH] [--screenshots DIR] [-k NAME]
 
 Starts `remote-config serve` (default: server/.build/debug/remote-config) on a free loopback port with an
-embedded PostgreSQL, the App Store lookup pointed at a local stand-in and webhooks allowed to loopback
+embedded PostgreSQL, the App Store lookup and Google Play pointed at local stand-ins and webhooks allowed to loopback
 receivers (--webhooks-allow-private), runs each test in a fresh browser, saves screenshots of each at 1280x800 and 390x844
 (default: server/.build/console-screenshots), and ends with the line "N passed, M failed" (exit 1 on any
 failure; a test that cannot run against this server says so and counts as skipped). scripts/test runs it after installing Chromium, chromedriver and Selenium (scripts/ensure-browser.sh).
@@ -22,12 +22,13 @@ from selenium.common.exceptions import TimeoutException  # noqa: E402
 
 import console_helpers  # noqa: E402
 from console_browser import Browser  # noqa: E402
-from console_changes_tests import test_change_request_approved_by_another_key, test_store_sync_page  # noqa: E402
+from console_changes_tests import (test_change_request_approved_by_another_key, test_google_play_page,  # noqa: E402
+                                  test_store_sync_page)
 from console_environments_tests import test_promote_page  # noqa: E402
 from console_editing_tests import (test_conflicting_edit_from_second_tab, test_force_update_recipe,  # noqa: E402
                                    test_keyboard_only, test_sign_out_forgets_the_key,
                                    test_viewer_sees_no_edit_controls)
-from console_helpers import Skip, StoreStandIn  # noqa: E402
+from console_helpers import PlayStandIn, Skip, StoreStandIn  # noqa: E402
 from console_insights_tests import (test_impact_before_approving_and_publishing,  # noqa: E402
                                     test_insights_page_counts_real_fetches, test_minimum_version_card,
                                     test_minimum_version_policy)
@@ -37,7 +38,7 @@ from console_webhooks_tests import test_webhooks_page  # noqa: E402
 
 TESTS = [test_force_update_recipe, test_viewer_sees_no_edit_controls, test_conflicting_edit_from_second_tab,
          test_change_request_approved_by_another_key, test_keyboard_only, test_sign_out_forgets_the_key,
-         test_store_sync_page, test_impact_before_approving_and_publishing,
+         test_store_sync_page, test_google_play_page, test_impact_before_approving_and_publishing,
          test_insights_page_counts_real_fetches, test_minimum_version_card, test_minimum_version_policy,
          test_webhooks_page,
          test_rollouts_page, test_promote_page]
@@ -53,8 +54,12 @@ def main():
     os.makedirs(options.screenshots)
     store = http.server.ThreadingHTTPServer(("127.0.0.1", 0), StoreStandIn)
     threading.Thread(target=store.serve_forever, daemon=True).start()
+    play = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PlayStandIn)
+    threading.Thread(target=play.serve_forever, daemon=True).start()
     server, base, data_dir = start_server(
         options.binary, "rc-console-", ["--store-lookup-url", f"http://127.0.0.1:{store.server_port}/lookup",
+                                        "--play-token-url", f"http://127.0.0.1:{play.server_port}/token",
+                                        "--play-api-url", f"http://127.0.0.1:{play.server_port}",
                                         "--insights-flush-interval", "1", "--webhooks-allow-private"])
     console_helpers.DATA_DIR = data_dir
     passed, failed, skipped = 0, 0, 0

@@ -25,6 +25,42 @@ import Testing
         #expect(!String(decoding: try APIEncoder.bytes(webhook), as: UTF8.self).contains("secret"))
     }
 
+    @Test func aGooglePlayLinkShowsItsAccountNeverItsKeyAndAKeyFileIsWrittenAsGoogleWritesIt() throws {
+        let link = GooglePlayLink(
+            enabled: true, packageName: "com.example.app", track: "production", intervalSeconds: 3600,
+            serviceAccount: .init(clientEmail: "rc@p.iam.gserviceaccount.com", privateKeyId: "abc123"),
+            stagedRollouts: "COMPLETED_ONLY", autoApprove: false)
+        let text = String(decoding: try APIEncoder.bytes(link), as: UTF8.self)
+        #expect(
+            text.hasPrefix(
+                #"{"enabled":true,"packageName":"com.example.app","track":"production","intervalSeconds":3600,"serviceAccount":{"clientEmail":"rc@p.iam.gserviceaccount.com","privateKeyId":"abc123"},"parameters":{},"condition":null,"#
+            ), "\(text)")
+        #expect(text.contains(#""liveRelease":null"#) && !text.contains("private_key"))
+        #expect(try APIDecoder.decode(GooglePlayLink.self, from: Array(text.utf8)) == link)
+
+        let key = GooglePlayServiceAccountKeyFile(
+            clientEmail: "rc@p.iam.gserviceaccount.com", privateKeyId: "abc123",
+            privateKey: "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n")
+        #expect(!key.description.contains("MIIE"))
+        let request = GooglePlayLinkRequest(packageName: "com.example.app", serviceAccountKey: key)
+        let sent = String(decoding: try APIEncoder.bytes(request), as: UTF8.self)
+        #expect(
+            sent.contains(#""client_email":"rc@p.iam.gserviceaccount.com""#)
+                && sent.contains(#""type":"service_account""#))
+        #expect(try APIDecoder.decode(GooglePlayLinkRequest.self, from: Array(sent.utf8)) == request)
+        do {
+            _ = try APIDecoder.decode(
+                GooglePlayLinkRequest.self, from: Array(#"{"packageName": "app", "serviceAccountKey": {}}"#.utf8))
+            Issue.record("a link without a package name or a key's members was read")
+        } catch let problems as FieldProblems {
+            #expect(
+                problems.problems.map(\.field) == [
+                    "packageName", "serviceAccountKey.client_email", "serviceAccountKey.private_key_id",
+                    "serviceAccountKey.private_key",
+                ])
+        }
+    }
+
     @Test func aKeyOfEveryProjectSaysSoWithNull() throws {
         let key = APIKey(
             name: "apiKeys/k1", displayName: "CI", role: "admin", project: nil, keyPrefix: "rc_admin_ab",

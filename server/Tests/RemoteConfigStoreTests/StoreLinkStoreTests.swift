@@ -53,15 +53,16 @@ import Testing
             let request = PublishRequest(
                 templateJSON: StoreTests.template, expectedVersion: 1, updateType: .incrementalUpdate,
                 updateUser: "store sync", updateOrigin: .storeSync)
+            let fences = SyncFences(database: database)
             await #expect(throws: StoreLinkError.claimLost) {
-                _ = try await links.publish(stale, request, actor: StoreTests.actor)
+                _ = try await fences.publish(stale.fence, request, actor: StoreTests.actor)
             }
             await #expect(throws: StoreLinkError.claimLost) {
                 _ = try await links.failed(stale, error: "late", retryAfter: .seconds(60), actor: StoreTests.actor)
             }
             let templates = TemplateStore(database: database)
             #expect(try await templates.latest("shop-app")?.versionNumber == 1)
-            let published = try await links.publish(current, request, actor: StoreTests.actor)
+            let published = try await fences.publish(current.fence, request, actor: StoreTests.actor)
             #expect(published.versionNumber == 2 && published.updateOrigin.rawValue == "STORE_SYNC")
             let failed = try await links.failed(
                 current, error: "store down", retryAfter: .seconds(120), actor: StoreTests.actor)

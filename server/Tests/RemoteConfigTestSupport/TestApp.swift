@@ -50,6 +50,8 @@ public struct TestApp {
         configuration.port = 0
         // No test reaches the real App Store: a link synced by a test that set no fake store fails at once.
         configuration.storeLookupURL = "http://127.0.0.1:9/lookup"
+        configuration.playTokenURL = "http://127.0.0.1:9/token"
+        configuration.playAPIURL = "http://127.0.0.1:9"
         configure(&configuration)
         // As `serve` does before it builds the application.
         let secrets = try await TestSecrets.prepare(url, sealer: secretsKey)

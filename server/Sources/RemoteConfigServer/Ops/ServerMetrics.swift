@@ -16,7 +16,6 @@ public final class ServerMetrics: Sendable {
     private let refusedStreams: Counter
     private let refusedConnections: Counter
     private let acceptErrors: Counter
-    private let storeSyncFailures: Counter
     private let accessLogDrops: Counter
     private let samplesDropped: Counter
 
@@ -31,6 +30,13 @@ public final class ServerMetrics: Sendable {
         name("http_request_duration", "seconds", "HTTP request latency by route")
     }
     static var fetches: MetricNameDescriptor { name("fetches", "total", "Fetch answers by state (304s included)") }
+    static var storeSyncFailures: MetricNameDescriptor {
+        name(
+            "store_sync_failures", "total",
+            "Store version syncs that failed (store unreachable, slow, or answering garbage), by store: nothing changed"
+        )
+    }
+
     static var storeSyncs: MetricNameDescriptor {
         name("store_syncs", "total", "Store version syncs run by this server, by result")
     }
@@ -60,10 +66,10 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "accept_errors", "total", "Accepts that failed because the process or system ran out of descriptors"
             ))
-        storeSyncFailures = registry.makeCounter(
-            descriptor: Self.name(
-                "store_sync_failures", "total",
-                "Store version syncs that failed (store unreachable, slow, or answering garbage): nothing changed"))
+        // Shown at 0 from the start, so an alert on them has a series before the first failure.
+        for store in ["app_store", "google_play"] {
+            _ = registry.makeCounter(descriptor: Self.storeSyncFailures, labels: [("store", store)])
+        }
         accessLogDrops = registry.makeCounter(
             descriptor: Self.name(
                 "access_log_dropped_lines", "total",
@@ -151,10 +157,13 @@ public final class ServerMetrics: Sendable {
         registry.makeCounter(descriptor: Self.publishes, labels: [("update_type", updateType)]).increment()
     }
 
-    /// A store sync this server ran: `published`, `unchanged` or `failed` (which also counts as a failure).
-    func storeSync(result: String) {
+    /// A store sync this server ran: `published`, `unchanged` or `failed` (which also counts as a failure of
+    /// `store`, `app_store` or `google_play`).
+    func storeSync(result: String, store: String = "app_store") {
         registry.makeCounter(descriptor: Self.storeSyncs, labels: [("result", result)]).increment()
-        if result == "failed" { storeSyncFailures.increment() }
+        if result == "failed" {
+            registry.makeCounter(descriptor: Self.storeSyncFailures, labels: [("store", store)]).increment()
+        }
     }
 
     func cacheReload() { cacheReloads.increment() }

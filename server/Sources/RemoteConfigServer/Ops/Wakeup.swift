@@ -63,6 +63,7 @@ struct Wakeups: Sendable {
     let rollouts = Wakeup()
     let webhooks = Wakeup()
     let storeSync = Wakeup()
+    let googlePlay = Wakeup()
     let versionPolicy = Wakeup()
     /// Nobody wakes the insights flush: it runs at its interval.
     let insights = Wakeup()

@@ -8,12 +8,12 @@ import RemoteConfigStore
 struct ChangeRequestDelivery: StoreSyncDelivery {
     let projects: ProjectStore
     let changeRequests: ChangeRequestStore
-    let links: StoreLinkStore
+    let fences: SyncFences
     /// Where a change goes when the project requires no approval.
     let publish: PublishDelivery
 
     func deliver(_ change: StoreSyncChange) async throws -> StoreSyncDelivered {
-        let project = change.claim.link.project
+        let project = change.fence.project
         guard let settings = try await projects.get(project), settings.requireApproval else {
             return try await publish.deliver(change)
         }
@@ -24,8 +24,8 @@ struct ChangeRequestDelivery: StoreSyncDelivery {
             return .changeRequest(id: String(pending.id))
         }
         // A sync whose lease ran out leaves the proposal to the replica that holds the link now.
-        try await links.checkHeld(change.claim)
-        let autoApprove = change.claim.link.settings.autoApprove
+        try await fences.checkHeld(change.fence)
+        let autoApprove = change.autoApprove
         let request = try await changeRequests.create(
             project,
             ChangeRequestProposal(

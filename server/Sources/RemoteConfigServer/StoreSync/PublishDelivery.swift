@@ -5,7 +5,7 @@ import RemoteConfigStore
 /// version, a new version with `updateOrigin: "STORE_SYNC"`, the audit event, NOTIFY to every replica, and this
 /// server's cache and streams at once.
 struct PublishDelivery: StoreSyncDelivery {
-    let links: StoreLinkStore
+    let fences: SyncFences
     let publishing: Publishing
 
     func deliver(_ change: StoreSyncChange) async throws -> StoreSyncDelivered {
@@ -13,7 +13,7 @@ struct PublishDelivery: StoreSyncDelivery {
             templateJSON: change.prepared.storedJSON, expectedVersion: change.baseVersion,
             updateType: .incrementalUpdate, updateUser: change.actor.updateUser, updateOrigin: .storeSync,
             description: change.description)
-        let stored = try await links.publish(change.claim, request, actor: change.actor)
+        let stored = try await fences.publish(change.fence, request, actor: change.actor)
         await publishing.announce(stored, prepared: change.prepared)
         return .published(stored)
     }

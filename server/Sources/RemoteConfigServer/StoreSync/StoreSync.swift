@@ -183,7 +183,8 @@ struct StoreSync: Sendable {
                 return .pending(version: listing.version, until: until)
             }
             let change = StoreSyncChange(
-                claim: claim, prepared: prepared, baseVersion: latest.versionNumber,
+                fence: claim.fence, autoApprove: claim.link.settings.autoApprove, prepared: prepared,
+                baseVersion: latest.versionNumber,
                 description: Self.description(version: listing.version, changed: changed), actor: actor)
             do {
                 switch try await delivery.deliver(change) {
@@ -197,8 +198,8 @@ struct StoreSync: Sendable {
         throw StoreSyncProblem(description: "the template kept changing while the sync published")
     }
 
-    /// Sets each mapped parameter's default value to the listing's field; returns the parameters whose value
-    /// changed. Conditional values are people's and stay as they are.
+    /// Sets each mapped parameter's default value to the listing's field (`TemplateValueWriter`); returns the
+    /// parameters whose value changed. Conditional values are people's and stay as they are.
     static func apply(
         _ listing: StoreListing, _ mappings: [StoreLinkMapping], to template: inout RemoteConfigTemplate
     ) throws -> [String] {
@@ -209,37 +210,8 @@ struct StoreSync: Sendable {
             }
             let key = mapping.parameter
             try StoreValueCheck.check(value, field: field, parameter: key)
-            let update: (inout Parameter) throws -> Bool = { parameter in
-                guard parameter.valueType == .string else {
-                    throw StoreSyncProblem(
-                        description: "parameter \(key) is \(parameter.valueType.rawValue) now, not STRING")
-                }
-                guard parameter.defaultValue != .value(value) else { return false }
-                parameter.defaultValue = .value(value)
-                return true
-            }
-            var found = false
-            if var parameter = template.parameters[key] {
-                found = true
-                if try update(&parameter) {
-                    template.parameters[key] = parameter
-                    changed.append(key)
-                }
-            } else {
-                for (name, group) in template.parameterGroups {
-                    guard var parameter = group.parameters[key] else { continue }
-                    found = true
-                    if try update(&parameter) {
-                        var copy = group
-                        copy.parameters[key] = parameter
-                        template.parameterGroups[name] = copy
-                        changed.append(key)
-                    }
-                    break
-                }
-            }
-            guard found else {
-                throw StoreSyncProblem(description: "parameter \(key) is no longer in the published template")
+            if try TemplateValueWriter.set(key, to: value, condition: nil, types: [.string], in: &template) {
+                changed.append(key)
             }
         }
         return changed

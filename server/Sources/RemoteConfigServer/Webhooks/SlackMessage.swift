@@ -96,7 +96,8 @@ struct SlackMessage {
             let next =
                 fact("nextAttemptTime").map { ", next attempt at \($0)" }
                 ?? "; the link is disabled, so nothing retries until it is enabled or run"
-            return "\(project): store sync failed (\(failures) in a row\(next)): \(error)"
+            let store = facts["store"]?.stringValue == "google_play" ? "Google Play sync" : "store sync"
+            return "\(project): \(store) failed (\(failures) in a row\(next)): \(error)"
         case .ping: return "\(project): test message from remote-config, sent by \(actor)"
         default: return "\(project): \(SlackText.escape(delivery.type.rawValue)) by \(actor)"
         }

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 
-/// Seals what the server must read back (webhook signing secrets, its own keys) with AES-256-GCM under the
-/// secrets key, so that the database alone reveals none of them.
+/// Seals what the server must read back (webhook signing secrets, Google Play service-account keys, its own keys)
+/// with AES-256-GCM under the secrets key, so that the database alone reveals none of them.
 ///
 /// A sealed value is `rc-sealed-v1:` and the base64 of the 12-byte nonce, the ciphertext and the 16-byte tag.
 /// Each is sealed for its place (`webhooks/<id>`, `server_secrets/<name>`), authenticated with it, so a value

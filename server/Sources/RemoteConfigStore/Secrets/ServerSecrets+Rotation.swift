@@ -16,6 +16,8 @@ extension ServerSecrets {
                 // As a start would, under `current`: the check, secrets left in plain text, the sample key.
                 _ = try await prepare(on: connection, sealer: current, logger: logger)
                 var count = try await resealWebhookSecrets(from: current, to: new, on: connection, logger: logger)
+                count += try await GooglePlayLinkStore.resealKeys(
+                    from: current, to: new, on: connection, logger: logger)
                 let rows = try await connection.query(
                     "SELECT name, value FROM server_secrets ORDER BY name FOR UPDATE", logger: logger)
                 var stored: [(String, String)] = []

@@ -67,6 +67,7 @@ public struct ServerSecrets: Sendable {
             """
             SELECT 'webhooks/' || webhook_id, secret FROM webhooks WHERE secret LIKE \(SecretSealer.prefix + "%")
             UNION ALL SELECT 'server_secrets/' || name, value FROM server_secrets
+            UNION ALL SELECT 'google_play_links/' || project_id, private_key FROM google_play_links
             LIMIT 1
             """, logger: logger)
         for try await (place, value) in sealed.decode((String, String).self) {

@@ -4,4 +4,7 @@ import Foundation
 public struct StoreLinkClaim: Sendable {
     public let link: StoreLink
     public let lease: Lease
+
+    /// What the sync's writes check.
+    public var fence: SyncFence { SyncFence(table: .appStore, project: link.project, lease: lease) }
 }

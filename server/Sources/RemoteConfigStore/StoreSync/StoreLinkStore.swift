@@ -65,22 +65,12 @@ public struct StoreLinkStore: Sendable {
         }
     }
 
-    /// Claims one enabled link that is due and that no sync holds, for `lease`; nil when there is none. Replicas
-    /// asking at once get different links (`FOR UPDATE SKIP LOCKED`), and a claimed link is not due for anyone
-    /// else until its lease runs out.
+    /// Claims one enabled link that is due and that no sync holds, for `lease`; nil when there is none
+    /// (`SyncLinkTable.claimDue`).
     public func claimDue(lease: Duration) async throws -> StoreLinkClaim? {
         let granted = Lease(lasting: lease)
         return try await database.run { client in
-            let rows = try await client.query(
-                """
-                UPDATE store_links SET claim_token = \(granted.token),
-                    claimed_until = clock_timestamp() + make_interval(secs => \(granted.seconds))
-                WHERE project_id = (
-                    SELECT project_id FROM store_links
-                    WHERE enabled AND next_sync_at <= now() AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
-                    ORDER BY next_sync_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-                RETURNING \(unescaped: Self.columns)
-                """)
+            let rows = try await SyncLinkTable.appStore.claimDue(granted, returning: Self.columns, on: client)
             return try await Self.decode(rows).first.map { StoreLinkClaim(link: $0, lease: granted) }
         }
     }
@@ -90,18 +80,9 @@ public struct StoreLinkStore: Sendable {
     public func claim(_ project: String, lease: Duration) async throws -> StoreLinkClaim? {
         let granted = Lease(lasting: lease)
         return try await database.run { client in
-            // An UPDATE locks the row and re-checks its condition after a concurrent claim commits, so two
-            // claims never both succeed.
-            let rows = try await client.query(
-                """
-                UPDATE store_links SET claim_token = \(granted.token),
-                    claimed_until = clock_timestamp() + make_interval(secs => \(granted.seconds))
-                WHERE project_id = \(project) AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
-                RETURNING \(unescaped: Self.columns)
-                """)
+            let rows = try await SyncLinkTable.appStore.claim(project, granted, returning: Self.columns, on: client)
             if let link = try await Self.decode(rows).first { return StoreLinkClaim(link: link, lease: granted) }
-            let exists = try await client.query("SELECT 1 FROM store_links WHERE project_id = \(project)")
-            for try await _ in exists { return nil }
+            if try await SyncLinkTable.appStore.exists(project, on: client) { return nil }
             throw StoreError.notFound("store link of \(project)")
         }
     }
@@ -160,36 +141,6 @@ public struct StoreLinkStore: Sendable {
             }
             return link
         }
-    }
-
-    /// Publishes the next version for a sync, in one transaction with the check that `claim` still holds the
-    /// link: the ordinary publish (project lock, ETag, version, audit, NOTIFY).
-    public func publish(_ claim: StoreLinkClaim, _ request: PublishRequest, actor: AuditActor) async throws
-        -> StoredVersion
-    {
-        try await database.transaction { connection in
-            try await Self.checkHeld(claim, on: connection, logger: database.logger)
-            return try await TemplateStore.publish(
-                claim.link.project, request, actor: actor, on: connection, logger: database.logger)
-        }
-    }
-
-    /// Throws `claimLost` unless `claim` still holds its link.
-    public func checkHeld(_ claim: StoreLinkClaim) async throws {
-        try await database.transaction { connection in
-            try await Self.checkHeld(claim, on: connection, logger: database.logger)
-        }
-    }
-
-    /// Throws `claimLost` unless `claim` holds its link, which stays locked until the transaction ends.
-    static func checkHeld(_ claim: StoreLinkClaim, on connection: PostgresConnection, logger: Logger) async throws {
-        let rows = try await connection.query(
-            """
-            SELECT 1 FROM store_links WHERE project_id = \(claim.link.project) AND claim_token = \(claim.lease.token)
-            FOR UPDATE
-            """, logger: logger)
-        for try await _ in rows { return }
-        throw StoreLinkError.claimLost
     }
 
     static let columns = """

@@ -93,6 +93,39 @@ public enum WebhookEvents {
             logger: logger)
     }
 
+    /// The facts of `storeSync.failed` for a Google Play link: `store` says which, then as for the App Store.
+    public struct GooglePlaySyncFailed: Codable, Sendable, Equatable {
+        public var store: String
+        public var packageName: String
+        public var track: String
+        public var error: String
+        public var consecutiveFailures: Int
+        public var nextAttemptTime: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(store, forKey: .store)
+            try container.encode(packageName, forKey: .packageName)
+            try container.encode(track, forKey: .track)
+            try container.encode(error, forKey: .error)
+            try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+            try container.encode(nextAttemptTime, forKey: .nextAttemptTime)
+        }
+    }
+
+    /// Records `storeSync.failed` for `link`, the Google Play link as that failure left it.
+    static func googlePlaySyncFailed(
+        _ link: GooglePlayLink, on connection: PostgresConnection, actor: AuditActor, logger: Logger
+    ) async throws {
+        let facts = GooglePlaySyncFailed(
+            store: "google_play", packageName: link.settings.packageName, track: link.settings.track,
+            error: link.status.lastError ?? "", consecutiveFailures: link.status.consecutiveFailures,
+            nextAttemptTime: link.settings.enabled ? link.status.nextSyncTime.formatted(.iso8601) : nil)
+        try await WebhookStore.enqueue(
+            link.project, type: .storeSyncFailed, actor: actor, dataJSON: try json(facts), on: connection,
+            logger: logger)
+    }
+
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

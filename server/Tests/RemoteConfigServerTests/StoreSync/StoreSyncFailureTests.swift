@@ -10,7 +10,7 @@ import Testing
 /// A store that fails never changes a parameter; the failure is in the status, the metrics and the log, and
 /// the link is retried later with a growing delay.
 @Suite struct StoreSyncFailureTests {
-    static let failures = "rc_store_sync_failures_total"
+    static let failures = #"rc_store_sync_failures_total{store="app_store"}"#
 
     @Test func aStoreThatFailsInAnyWayChangesNothing() async throws {
         try await FakeAppStore.run { store in

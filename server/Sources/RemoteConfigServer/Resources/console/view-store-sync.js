@@ -1,8 +1,10 @@
 // Store sync: the project's link to its App Store listing (`…/storeSync`), how the last sync went, when the next
-// one is due, "Sync now" (editors, `…/storeSync:run`), and the link's settings (admins create and edit it).
+// one is due, "Sync now" (editors, `…/storeSync:run`), and the link's settings (admins create and edit it); then
+// the same for Google Play (view-google-play.js).
 
 import { call, projectPath } from "./api.js";
 import { button, field, h, message, replace, select, when } from "./dom.js";
+import { googlePlayView } from "./view-google-play.js";
 
 /** The store listing's fields a link may copy, as API.md names them, with what they are. */
 const FIELDS = [
@@ -57,7 +59,7 @@ export async function storeSyncView(view, { project, editable, admin }) {
     const linked = Boolean(link.appStoreId);
     const next = !linked ? "" : link.enabled ? when(link.nextSyncTime) || "due now" : "not scheduled: the link is off";
     replace(statusCard,
-      h("h2", { id: "store-sync-status-title" }, "Status"),
+      h("h2", { id: "store-sync-status-title" }, "App Store"),
       linked ? dl([
         ["App", `App Store id ${link.appStoreId}, ${String(link.country || "").toUpperCase()} storefront`, { id: "store-sync-app" }],
         ["Syncing", link.enabled ? `on, every ${duration(link.intervalSeconds)}` : "off: only “Sync now” reads the store", { id: "store-sync-enabled" }],
@@ -102,7 +104,7 @@ export async function storeSyncView(view, { project, editable, admin }) {
     });
     const errors = h("div", { id: "store-sync-errors" });
     const form = h("form", { class: "card", id: "store-sync-form" },
-      h("h2", {}, "Settings"),
+      h("h2", {}, "App Store settings"),
       h("div", { class: "check" }, enabled, h("label", { htmlFor: enabled.id }, "Sync on a schedule (saving then syncs at once)")),
       h("div", { class: "row" },
         field("App Store id", appStoreId, "The digits after “id” in the app's App Store URL"),
@@ -158,12 +160,15 @@ export async function storeSyncView(view, { project, editable, admin }) {
     }
   };
 
+  const googlePlay = h("section", { id: "store-sync-google-play", class: "store" });
   replace(view,
-    h("p", { class: "muted" }, "The server reads the app's App Store listing and publishes a new version when the store shows a new one, ",
-      "copying the fields below into their parameters. The decisions (who must update) stay in your conditions."),
-    notice, statusCard, settingsCard);
+    h("p", { class: "muted" }, "The server reads the app's store listings and publishes a new version when a store shows a new one, ",
+      "copying the fields you choose into their parameters. The decisions (who must update) stay in your conditions."),
+    h("section", { id: "store-sync-app-store", class: "store" }, notice, statusCard, settingsCard),
+    googlePlay);
   showStatus();
   showSettings();
+  await googlePlayView(googlePlay, { project, editable, admin });
 }
 
 /** Seconds as people say them. */
