@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -23,7 +22,9 @@ struct GooglePlaySync: Sendable {
     static let serverActor = StoreSync.serverActor
     /// Background syncs at once on this server, as for App Store sync.
     static let concurrentSyncs = StoreSync.concurrentSyncs
-    let running = NIOLockedValueBox(0)
+    /// When its syncs run: App Store sync's scheduling, with a count of running syncs of its own.
+    let schedule = SyncSchedule(
+        name: "Google Play sync", linkName: "Google Play link", concurrent: GooglePlaySync.concurrentSyncs)
 
     /// Three calls' whole timeouts and a token request's, and room to publish.
     var lease: Duration { client.timeout * 4 + .seconds(60) }
@@ -49,57 +50,17 @@ struct GooglePlaySync: Sendable {
 
     /// Starts a sync in `group` for every due link no other replica holds, while fewer than `concurrentSyncs` run.
     func syncDue(in group: inout DiscardingTaskGroup) async throws {
-        do {
-            while !Task.isCancelled, takeSlot() {
-                guard let claim = try await links.claimDue(lease: lease) else {
-                    releaseSlot()
-                    return
-                }
-                group.addTask {
-                    defer {
-                        releaseSlot()
-                        wake()
-                    }
-                    do {
-                        _ = try await sync(claim, actor: Self.serverActor)
-                    } catch {
-                        logger.warning(
-                            "Google Play sync of \(claim.link.project): could not record the outcome: \(error)")
-                    }
-                }
-            }
-        } catch {
-            releaseSlot()
-            throw error
-        }
+        try await schedule.syncDue(
+            in: &group, logger: logger, claimDue: { try await links.claimDue(lease: lease) },
+            project: { $0.link.project }, wake: { wake() },
+            sync: { claim in _ = try await sync(claim, actor: Self.serverActor) })
     }
-
-    private func takeSlot() -> Bool {
-        running.withLockedValue { count in
-            guard count < Self.concurrentSyncs else { return false }
-            count += 1
-            return true
-        }
-    }
-
-    private func releaseSlot() { running.withLockedValue { $0 -= 1 } }
 
     /// Syncs `project`'s link now, enabled or not, once any sync running elsewhere has finished.
     func run(_ project: String, actor: AuditActor) async throws -> Result {
-        let start = ContinuousClock.now
-        while true {
-            if let claim = try await links.claim(project, lease: lease) {
-                do {
-                    return try await sync(claim, actor: actor)
-                } catch StoreLinkError.claimLost {
-                    throw APIError.aborted("another server took this sync over; read the Google Play link again")
-                }
-            }
-            guard ContinuousClock.now - start < lease else {
-                throw APIError.aborted("another server is syncing this Google Play link; retry shortly")
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await schedule.run(
+            lease: lease, claim: { try await links.claim(project, lease: lease) },
+            sync: { try await sync($0, actor: actor) })
     }
 
     /// The key tokens of a link are cached under: a new key is a new entry.

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import RemoteConfigCore
 import RemoteConfigStore
 
@@ -28,8 +27,8 @@ struct StoreSync: Sendable {
     /// timeout delays no other project's sync, few enough that a due backlog cannot flood the store or the pool.
     static let concurrentSyncs = 4
 
-    /// Background syncs running now (shared by every copy of this value).
-    let running = NIOLockedValueBox(0)
+    /// When its syncs run (the scheduling Google Play sync shares); its count of running syncs is its own.
+    let schedule = SyncSchedule(name: "store sync", linkName: "store link", concurrent: StoreSync.concurrentSyncs)
 
     /// How long a claim holds a link: the lookup's whole timeout, and room to publish.
     var lease: Duration { lookup.timeout + .seconds(60) }
@@ -40,58 +39,18 @@ struct StoreSync: Sendable {
     /// Starts a sync in `group` for every link that is due and not held by another replica, while fewer than
     /// `concurrentSyncs` run; each one that ends wakes the worker, so a backlog is worked through as slots free.
     func syncDue(in group: inout DiscardingTaskGroup) async throws {
-        do {
-            while !Task.isCancelled, takeSlot() {
-                guard let claim = try await links.claimDue(lease: lease) else {
-                    releaseSlot()
-                    return
-                }
-                group.addTask {
-                    defer {
-                        releaseSlot()
-                        wake()
-                    }
-                    do {
-                        _ = try await sync(claim, actor: Self.serverActor)
-                    } catch {
-                        logger.warning("store sync of \(claim.link.project): could not record the outcome: \(error)")
-                    }
-                }
-            }
-        } catch {
-            releaseSlot()
-            throw error
-        }
+        try await schedule.syncDue(
+            in: &group, logger: logger, claimDue: { try await links.claimDue(lease: lease) },
+            project: { $0.link.project }, wake: { wake() },
+            sync: { claim in _ = try await sync(claim, actor: Self.serverActor) })
     }
-
-    private func takeSlot() -> Bool {
-        running.withLockedValue { count in
-            guard count < Self.concurrentSyncs else { return false }
-            count += 1
-            return true
-        }
-    }
-
-    private func releaseSlot() { running.withLockedValue { $0 -= 1 } }
 
     /// Syncs `project`'s link now, enabled or not, once any sync running elsewhere has finished.
     /// `StoreError.notFound` when the project has no link.
     func run(_ project: String, actor: AuditActor) async throws -> StoreSyncResult {
-        let start = ContinuousClock.now
-        while true {
-            if let claim = try await links.claim(project, lease: lease) {
-                do {
-                    return try await sync(claim, actor: actor)
-                } catch StoreLinkError.claimLost {
-                    throw APIError.aborted("another server took this sync over; read the store link again")
-                }
-            }
-            // Another replica is syncing it; its answer is seconds away at most.
-            guard ContinuousClock.now - start < lease else {
-                throw APIError.aborted("another server is syncing this store link; retry shortly")
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await schedule.run(
+            lease: lease, claim: { try await links.claim(project, lease: lease) },
+            sync: { try await sync($0, actor: actor) })
     }
 
     /// Syncs a claimed link and records the outcome, which lets go of it. Throws only when the outcome cannot be
