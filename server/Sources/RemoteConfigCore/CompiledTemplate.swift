@@ -155,6 +155,20 @@ public struct CompiledTemplate: Sendable {
     public func resolve(_ signature: MatchSignature) -> FetchResult {
         var entries: [ResolvedEntry] = []
         entries.reserveCapacity(slots.count)
+        forEachServed(signature) { key, value in
+            entries.append(ResolvedEntry(key: keys[key], value: values[value]))
+        }
+        return FetchResult(
+            state: entries.isEmpty ? .emptyConfig : .update,
+            entries: entries,
+            templateVersion: versionNumber
+        )
+    }
+
+    /// Calls `body` with each entry callers with `signature` receive, in serving order, as its key's place in
+    /// `parameterKeys` and its value's in `servedValues`: an encoder that has both tables in its own form
+    /// copies bytes, where `resolve` hands out strings.
+    public func forEachServed(_ signature: MatchSignature, _ body: (_ key: Int, _ value: Int) -> Void) {
         slots.withUnsafeBufferPointer { slots in
             rules.withUnsafeBufferPointer { rules in
                 for position in slots.indices {
@@ -165,18 +179,14 @@ public struct CompiledTemplate: Sendable {
                         value = rules[ruleIndex].value
                         break
                     }
-                    if value >= 0 {
-                        entries.append(ResolvedEntry(key: keys[position], value: values[Int(value)]))
-                    }
+                    if value >= 0 { body(position, Int(value)) }
                 }
             }
         }
-        return FetchResult(
-            state: entries.isEmpty ? .emptyConfig : .update,
-            entries: entries,
-            templateVersion: versionNumber
-        )
     }
+
+    /// Every distinct value some caller may be served; `forEachServed` names them by place.
+    public var servedValues: [String] { values }
 
     /// Every condition's outcome for this caller, in template order (for debugging tools).
     public func evaluateConditions(_ context: FetchContext) -> [(name: String, truth: ConditionTruth)] {

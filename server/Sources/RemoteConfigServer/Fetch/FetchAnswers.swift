@@ -5,85 +5,16 @@ import NIOCore
 import RemoteConfigCore
 
 /// The fetch answers of one published template, by `MatchSignature` (`AnswersBySignature`, within the
-/// process's `ByteBudget`): entries, JSON, gzip form and SHA-256 are built once per signature, and a fetch,
-/// whether answered 200 or 304, is an evaluation of the conditions and a lookup.
+/// process's `ByteBudget`): entries, JSON and SHA-256 are built once per signature, the gzip form once per
+/// answer bytes (`SharedEncodings`), and a fetch, whether answered 200 or 304, is an evaluation of the
+/// conditions and a lookup.
 final class FetchAnswers: Sendable {
-    /// One answer, ready to write, plain and gzipped; a class, so that handing it on per request costs one
-    /// reference count rather than one per buffer.
-    final class Answer: Sendable {
-        let state: FetchState
-        /// Quoted, strong. It names the answer (state and entries), not its encoding: the plain and the gzip
-        /// form share it, so a client keeps its 304s whatever it accepts.
-        let etag: String
-        /// The JSON body of a 200.
-        let body: ByteBuffer
-        /// The same body gzipped (`GzipPrefix`), for callers that accept it; nil when it is too short to gain.
-        let gzipBody: ByteBuffer?
-        /// The status line and headers of a 200 (plain and gzipped) and of a 304, rendered once: the front
-        /// writes them as they are, followed by the request id (`headers(notModified:gzip:)` gives the same
-        /// fields as `HTTPFields`).
-        let okHead: ByteBuffer
-        let gzipOkHead: ByteBuffer?
-        let notModifiedHead: ByteBuffer
-        /// What this answer counts for in insights.
-        let tally: AnswerTally
-
-        /// About how many bytes this answer holds (`ByteBudget`): its buffers' storage, its tally, and the
-        /// objects around them.
-        let bytes: Int
-
-        init(state: FetchState, etag: String, body: ByteBuffer, tally: AnswerTally = .empty) {
-            self.state = state
-            self.tally = tally
-            self.etag = etag
-            let gzipBody =
-                body.readableBytes >= GzipPrefix.minimumLength ? GzipPrefix(body).map { $0.member() } : nil
-            let varies = gzipBody != nil
-            let okHead = Self.render(
-                "200 OK", Self.headers(etag: etag, notModified: false, varies: varies, gzip: false), length: body)
-            let gzipOkHead = gzipBody.map {
-                Self.render(
-                    "200 OK", Self.headers(etag: etag, notModified: false, varies: true, gzip: true), length: $0)
-            }
-            let notModifiedHead = Self.render(
-                "304 Not Modified", Self.headers(etag: etag, notModified: true, varies: varies, gzip: false),
-                length: nil)
-            self.body = body
-            self.gzipBody = gzipBody
-            self.okHead = okHead
-            self.gzipOkHead = gzipOkHead
-            self.notModifiedHead = notModifiedHead
-            // Buffers by their capacity (NIO allocates powers of two), and 1 KiB for the objects around them
-            // (this answer, its buffers' storage objects, its ETag, its entry in the table): what the allocator
-            // held for the realistic template's answers was 6.4 KB each, against 5.5 KB counted with 256 bytes.
-            bytes =
-                [body, gzipBody, okHead, gzipOkHead, notModifiedHead].reduce(0) { $0 + ($1?.capacity ?? 0) }
-                + etag.utf8.count + tally.bytes + 1_024
-        }
-
-        /// The headers of this answer's 200 or 304 (without `Content-Length`).
-        func headers(notModified: Bool, gzip: Bool) -> HTTPFields {
-            Self.headers(etag: etag, notModified: notModified, varies: gzipBody != nil, gzip: gzip && !notModified)
-        }
-
-        private static func headers(etag: String, notModified: Bool, varies: Bool, gzip: Bool) -> HTTPFields {
-            var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, no-cache"]
-            if varies { headers[.vary] = "Accept-Encoding" }
-            if !notModified { headers[.contentType] = "application/json; charset=utf-8" }
-            if gzip { headers[.contentEncoding] = "gzip" }
-            return headers
-        }
-
-        private static func render(_ status: String, _ fields: HTTPFields, length body: ByteBuffer?) -> ByteBuffer {
-            var head = ByteBuffer(string: "HTTP/1.1 \(status)\r\n")
-            for field in fields { head.writeString("\(field.name.rawName): \(field.value)\r\n") }
-            if let body { head.writeString("Content-Length: \(body.readableBytes)\r\n") }
-            return head
-        }
-    }
-
     /// The answer before anything is published.
-    static let noTemplate = encode(.noTemplate)
+    static let noTemplate = Answer(
+        Encoding(
+            state: .noTemplate, etag: etag(state: .noTemplate, entries: Array("{}".utf8)),
+            body: body(state: .noTemplate, entries: Array("{}".utf8), templateVersion: nil)),
+        tally: .empty)
     /// At most this many signatures are remembered per template (see `AnswersBySignature`).
     static let capacity = AnswersBySignature<Answer>.capacity
     /// Above this `evaluationCost`, evaluating a caller is kept off the event loops (see `HeavyWork`).
@@ -91,15 +22,23 @@ final class FetchAnswers: Sendable {
 
     let compiled: CompiledTemplate
     private let bySignature: AnswersBySignature<Answer>
+    /// The template's keys and values as JSON literals, in the places `forEachServed` names.
+    private let keys: JSONStrings
+    private let values: JSONStrings
 
     /// The answers of `compiled`, remembered within the process's budget.
     convenience init(_ compiled: CompiledTemplate) { self.init(compiled, budget: .answers) }
 
     /// The answers of `compiled`, remembered within `budget`.
     init(_ compiled: CompiledTemplate, budget: ByteBudget) {
+        let keys = JSONStrings(compiled.parameterKeys)
+        let values = JSONStrings(compiled.servedValues)
+        let encodings = SharedEncodings()
         self.compiled = compiled
+        self.keys = keys
+        self.values = values
         self.bySignature = AnswersBySignature(compiled, budget: budget, weigh: \.bytes) { signature in
-            FetchAnswers.encode(compiled.resolve(signature), tally: compiled.tally(signature))
+            FetchAnswers.encode(signature, of: compiled, keys: keys, values: values, sharing: encodings)
         }
     }
 
@@ -118,19 +57,38 @@ final class FetchAnswers: Sendable {
     /// The answers remembered by signature now, and about how many bytes they hold.
     var remembered: (count: Int, bytes: Int) { bySignature.remembered }
 
-    /// The body bytes and the ETag, which depends only on what this caller receives (state and entries).
-    static func encode(_ result: FetchResult, tally: AnswerTally = .empty) -> Answer {
+    /// The answer to callers with `signature`: its entries are copies of the template's literals.
+    private static func encode(
+        _ signature: MatchSignature, of compiled: CompiledTemplate, keys: JSONStrings, values: JSONStrings,
+        sharing encodings: SharedEncodings
+    ) -> Answer {
         var entries: [UInt8] = [UInt8(ascii: "{")]
-        for (index, entry) in result.entries.enumerated() {
-            if index > 0 { entries.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(entry.key, into: &entries)
-            entries.append(UInt8(ascii: ":"))
-            JSONWriter.writeString(entry.value, into: &entries)
+        keys.withView { keys in
+            values.withView { values in
+                compiled.forEachServed(signature) { key, value in
+                    if entries.count > 1 { entries.append(UInt8(ascii: ",")) }
+                    keys.append(key, to: &entries)
+                    entries.append(UInt8(ascii: ":"))
+                    values.append(value, to: &entries)
+                }
+            }
         }
         entries.append(UInt8(ascii: "}"))
+        let state: FetchState = entries.count > 2 ? .update : .emptyConfig
+        let etag = etag(state: state, entries: entries)
+        let encoding = encodings.encoding(etag) {
+            Encoding(
+                state: state, etag: etag,
+                body: body(state: state, entries: entries, templateVersion: compiled.versionNumber))
+        }
+        return Answer(encoding, tally: compiled.tally(signature))
+    }
 
+    /// The ETag of an answer whose entries object is `entries`: it depends only on what the caller receives
+    /// (state and entries).
+    private static func etag(state: FetchState, entries: [UInt8]) -> String {
         var hasher = SHA256()
-        hasher.update(data: Array(result.state.rawValue.utf8))
+        hasher.update(data: Array(state.rawValue.utf8))
         hasher.update(data: entries)
         var etag: [UInt8] = [UInt8(ascii: "\"")]
         for byte in hasher.finalize().prefix(16) {
@@ -138,20 +96,25 @@ final class FetchAnswers: Sendable {
             etag.append(Self.hexDigits[Int(byte & 0x0F)])
         }
         etag.append(UInt8(ascii: "\""))
+        return String(decoding: etag, as: UTF8.self)
+    }
 
+    /// The JSON body of an answer whose entries object is `entries`.
+    private static func body(state: FetchState, entries: [UInt8], templateVersion: String?) -> ByteBuffer {
         var body = ByteBuffer()
+        body.reserveCapacity(entries.count + 64)
         body.writeString(#"{"entries":"#)
         body.writeBytes(entries)
         body.writeString(#","state":"#)
         var tail: [UInt8] = []
-        JSONWriter.writeString(result.state.rawValue, into: &tail)
-        if let version = result.templateVersion {
+        JSONWriter.writeString(state.rawValue, into: &tail)
+        if let version = templateVersion {
             tail += Array(#","templateVersion":"#.utf8)
             JSONWriter.writeString(version, into: &tail)
         }
         tail.append(UInt8(ascii: "}"))
         body.writeBytes(tail)
-        return Answer(state: result.state, etag: String(decoding: etag, as: UTF8.self), body: body, tally: tally)
+        return body
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
