@@ -6,6 +6,7 @@
 #                    answers, nginx from files and memory, /healthz
 # and on request:
 #   tenants_memory.py  200 projects, a minute of new devices across them: RSS before and after
+#   tenants_cpu.py     new devices to one project and spread over 1,000: CPU per fetch
 #   impact_beside.py   new devices' fetch p99 alone and beside four concurrent impact estimates
 #   insights_year.py   the insights reads (minimumVersion, versions, timeline) on a year of imported history
 #   big_templates.py   new devices against templates at Firebase's limits (2,000 conditions, 3,000 parameters)
@@ -16,6 +17,7 @@
 #   server/Benchmarks/fetch/run.sh --binary PATH            # any remote-config executable (e.g. a reference build)
 #   server/Benchmarks/fetch/run.sh --new-devices            # only new_devices.py (--repeating: only fetch_bench.py)
 #   server/Benchmarks/fetch/run.sh --tenants                # only tenants_memory.py
+#   server/Benchmarks/fetch/run.sh --tenants-cpu            # only tenants_cpu.py
 #   server/Benchmarks/fetch/run.sh --impact                 # only impact_beside.py
 #   server/Benchmarks/fetch/run.sh --insights-year          # only insights_year.py
 #   server/Benchmarks/fetch/run.sh --big-templates          # only big_templates.py
@@ -23,7 +25,7 @@
 #   server/Benchmarks/fetch/run.sh --new-devices --floor    # also the swift-nio floor rows (builds floor/ in release;
 #                                                           # --floor-event-loops N: its loops, default 2)
 #   server/Benchmarks/fetch/run.sh --new-devices --reference-binary OLD  # also OLD's row, the build before a change
-#                                                           # (tenants, insights-year and big-templates take it too)
+#                                                           # (tenants, tenants-cpu, insights-year and big-templates take it too)
 #   server/Benchmarks/fetch/run.sh --duration 5 --passes 3  # other arguments go to the scripts (--help)
 #
 # Loopback only; the servers and nginx get temporary directories that are removed.
@@ -43,6 +45,7 @@ while [[ $# -gt 0 ]]; do
         --new-devices) scripts=(new_devices.py); shift ;;
         --repeating) scripts=(fetch_bench.py); shift ;;
         --tenants) scripts=(tenants_memory.py); shift ;;
+        --tenants-cpu) scripts=(tenants_cpu.py); shift ;;
         --impact) scripts=(impact_beside.py); shift ;;
         --insights-year) scripts=(insights_year.py); shift ;;
         --big-templates) scripts=(big_templates.py); shift ;;
@@ -50,7 +53,7 @@ while [[ $# -gt 0 ]]; do
         --floor) floor+=(--floor "$here/floor/.build/release/nio-floor"); shift ;;
         --floor-event-loops) floor+=(--floor-event-loops "$2"); shift 2 ;;
         --reference-binary) floor+=(--reference-binary "$2"); reference="$2"; shift 2 ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
         *) pass+=("$1"); shift ;;
     esac
 done

@@ -46,7 +46,20 @@ import Testing
         #expect(other.tally.matchedConditions == [])
     }
 
-    @Test func anEncodingLivesAsLongAsAnAnswerHoldsIt() {
+    @Test func sharedBytesCountOnceInTheBudgetAndGoWithTheirLastHolder() throws {
+        let budget = ByteBudget(limit: 1 << 20)
+        let answers = FetchAnswers(try Self.compiled(Self.template), budget: budget)
+        let first = answers.answer(for: FetchContext(appInstanceId: "a", appVersion: "1.0.1"))
+        let second = answers.answer(for: FetchContext(appInstanceId: "b", appVersion: "1.0.2"))
+        #expect(first.encoding === second.encoding)
+        #expect(answers.encodingCount == 1)
+        #expect(budget.bytes == first.encoding.bytes + first.ownBytes + second.ownBytes)
+        #expect(answers.remembered.bytes == budget.bytes)
+        _ = answers.answer(for: FetchContext(appInstanceId: "c", appVersion: "1.0.3"))
+        #expect(answers.encodingCount == 2)
+    }
+
+    @Test func anEncodingIsSharedWhileARememberedAnswerHoldsIt() {
         let shared = SharedEncodings()
         var made = 0
         func encoding(_ etag: String) -> FetchAnswers.Encoding {
@@ -55,17 +68,23 @@ import Testing
                 return FetchAnswers.Encoding(state: .update, etag: etag, body: ByteBuffer(string: "{}"))
             }
         }
-        var held: FetchAnswers.Encoding? = encoding("\"a\"")
-        #expect(encoding("\"a\"") === held)
-        #expect(made == 1)
-        #expect(shared.live == 1)
-        held = nil
-        #expect(shared.live == 0)
-        _ = encoding("\"a\"")
+        let first = encoding("\"a\"")
+        // Not yet held by a remembered answer: made again.
+        #expect(encoding("\"a\"") !== first)
+        #expect(shared.hold(first))
+        #expect(encoding("\"a\"") === first)
+        #expect(!shared.hold(first))
         #expect(made == 2)
-        // Gone encodings are swept out as the table grows: it does not keep an entry per answer ever made.
-        for index in 0..<1_000 { _ = encoding("\"\(index)\"") }
-        #expect(shared.live == 0)
+        // Bytes made twice in a race are their holder's own.
+        let twin = FetchAnswers.Encoding(state: .update, etag: "\"a\"", body: ByteBuffer(string: "{}"))
+        #expect(shared.hold(twin))
+        #expect(shared.release(twin))
+        #expect(!shared.release(first))
+        #expect(shared.count == 1)
+        #expect(shared.release(first))
+        #expect(shared.count == 0)
+        _ = encoding("\"a\"")
+        #expect(made == 3)
     }
 
     /// Keys and values that need escaping come out as a JSON encoder writes them, in serving order, for

@@ -21,7 +21,8 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
     let compiled: CompiledTemplate
     let budget: ByteBudget
     private let build: @Sendable (MatchSignature) -> Answer
-    private let weigh: @Sendable (Answer) -> Int
+    private let hold: @Sendable (Answer) -> Int
+    private let release: @Sendable (Answer) -> Int
     private struct State {
         /// Each answer with its signature's place in `signatures`.
         var answers: [MatchSignature: (answer: Answer, slot: Int)] = [:]
@@ -45,8 +46,8 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
             self.bytes += bytes
         }
 
-        /// Forgets an answer picked at random and says how many bytes it held.
-        mutating func forgetOne(weigh: (Answer) -> Int) -> Int {
+        /// Forgets an answer picked at random and says how many bytes that frees.
+        mutating func forgetOne(release: (Answer) -> Int) -> Int {
             let slot = nextPick(below: signatures.count)
             let signature = signatures[slot]
             let last = signatures.removeLast()
@@ -55,7 +56,7 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
                 answers[last]?.slot = slot
             }
             let forgotten = answers.removeValue(forKey: signature)
-            let weight = forgotten.map { weigh($0.answer) } ?? 0
+            let weight = forgotten.map { release($0.answer) } ?? 0
             bytes -= weight
             return weight
         }
@@ -64,14 +65,25 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
 
     /// `build` makes the answer of a signature the first time it is asked for; `weigh` says about how many
     /// bytes it holds, counted against `budget`.
-    init(
+    convenience init(
         _ compiled: CompiledTemplate, budget: ByteBudget = .answers, weigh: @escaping @Sendable (Answer) -> Int,
         build: @escaping @Sendable (MatchSignature) -> Answer
+    ) {
+        self.init(compiled, budget: budget, hold: weigh, release: weigh, build: build)
+    }
+
+    /// As `init(_:budget:weigh:build:)`, for answers that may share bytes: `hold` says how many bytes an answer
+    /// adds when it is remembered, `release` how many it frees when forgotten (what it shares counts once,
+    /// with whichever answer holds it first and frees it last).
+    init(
+        _ compiled: CompiledTemplate, budget: ByteBudget, hold: @escaping @Sendable (Answer) -> Int,
+        release: @escaping @Sendable (Answer) -> Int, build: @escaping @Sendable (MatchSignature) -> Answer
     ) {
         self.compiled = compiled
         self.budget = budget
         self.build = build
-        self.weigh = weigh
+        self.hold = hold
+        self.release = release
     }
 
     deinit {
@@ -83,20 +95,23 @@ final class AnswersBySignature<Answer: Sendable>: Sendable {
         let signature = compiled.signature(for: context)
         if let answer = state.withLockedValue({ $0.answers[signature]?.answer }) { return answer }
         let answer = build(signature)
-        let bytes = weigh(answer)
         let budget = self.budget
-        let weigh = self.weigh
+        let release = self.release
         state.withLockedValue { state in
             // Another event loop may have made the same answer meanwhile: it is remembered once.
             guard state.answers[signature] == nil else { return }
             // At the limit one answer goes, picked at random, not all: forgetting every answer at once would
             // make each caller after it rebuild its answer, where a random pick leaves most of them in place
             // and a signature many callers have is soon back.
-            while state.answers.count >= Self.capacity { budget.release(state.forgetOne(weigh: weigh)) }
+            while state.answers.count >= Self.capacity { budget.release(state.forgetOne(release: release)) }
+            let bytes = hold(answer)
             while !budget.reserve(bytes) {
                 // Other templates may hold the whole budget: then this answer is not remembered.
-                guard !state.answers.isEmpty else { return }
-                budget.release(state.forgetOne(weigh: weigh))
+                guard !state.answers.isEmpty else {
+                    _ = release(answer)
+                    return
+                }
+                budget.release(state.forgetOne(release: release))
             }
             state.remember(answer, for: signature, bytes: bytes)
         }

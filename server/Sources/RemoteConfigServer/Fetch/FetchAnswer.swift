@@ -14,14 +14,17 @@ extension FetchAnswers {
         let encoding: Encoding
         /// What this answer counts for in insights.
         let tally: AnswerTally
-        /// About how many bytes this answer holds (`ByteBudget`): all of its encoding, even one it shares, so
-        /// that what the budget counts is never less than what the process holds.
-        let bytes: Int
+        /// About how many bytes this answer holds of its own (`ByteBudget`): its tally and the objects around it;
+        /// its encoding counts once for every answer that shares it (`SharedEncodings`).
+        let ownBytes: Int
+        /// What this answer holds when it shares its encoding with no other.
+        var bytes: Int { ownBytes + encoding.bytes }
 
         init(_ encoding: Encoding, tally: AnswerTally) {
             self.encoding = encoding
             self.tally = tally
-            bytes = encoding.bytes + tally.bytes
+            // The answer object, its entry in the table of signatures, and a signature of a few words.
+            ownBytes = tally.bytes + 256
         }
 
         var state: FetchState { encoding.state }
@@ -77,13 +80,13 @@ extension FetchAnswers {
             self.okHead = okHead
             self.gzipOkHead = gzipOkHead
             self.notModifiedHead = notModifiedHead
-            // Buffers by their capacity (NIO allocates powers of two), and 1 KiB for the objects around them
-            // (the answer and this encoding, their buffers' storage objects, the ETag, the entries in the
-            // tables): what the allocator held for the realistic template's answers was 6.4 KB each, against
-            // 5.5 KB counted with 256 bytes.
+            // Buffers by their capacity (NIO allocates powers of two), and 768 bytes for the objects around
+            // them (this encoding, its buffers' storage objects, the ETag, its entry among the shared ones);
+            // with the answer's own 256, what the allocator held for the realistic template's answers was
+            // 6.4 KB each, against 5.5 KB counted with 256 bytes in all.
             bytes =
                 [body, gzipBody, okHead, gzipOkHead, notModifiedHead].reduce(0) { $0 + ($1?.capacity ?? 0) }
-                + etag.utf8.count + 1_024
+                + etag.utf8.count + 768
         }
 
         /// The headers of this encoding's 200 or 304 (without `Content-Length`).

@@ -10,11 +10,14 @@ import RemoteConfigCore
 /// conditions and a lookup.
 final class FetchAnswers: Sendable {
     /// The answer before anything is published.
-    static let noTemplate = Answer(
-        Encoding(
-            state: .noTemplate, etag: etag(state: .noTemplate, entries: Array("{}".utf8)),
-            body: body(state: .noTemplate, entries: Array("{}".utf8), templateVersion: nil)),
-        tally: .empty)
+    static let noTemplate: Answer = {
+        let entries = Array("{}".utf8)
+        var body = ByteBuffer(string: #"{"entries":"#)
+        body.writeBytes(entries)
+        body.writeBytes(tail(state: .noTemplate, templateVersion: nil))
+        let tag = entries.withUnsafeBytes { FetchAnswers.etag(state: .noTemplate, entries: $0) }
+        return Answer(Encoding(state: .noTemplate, etag: tag, body: body), tally: .empty)
+    }()
     /// At most this many signatures are remembered per template (see `AnswersBySignature`).
     static let capacity = AnswersBySignature<Answer>.capacity
     /// Above this `evaluationCost`, evaluating a caller is kept off the event loops (see `HeavyWork`).
@@ -25,6 +28,8 @@ final class FetchAnswers: Sendable {
     /// The template's keys and values as JSON literals, in the places `forEachServed` names.
     private let keys: JSONStrings
     private let values: JSONStrings
+    /// The encodings the remembered answers hold, each once.
+    private let encodings: SharedEncodings
 
     /// The answers of `compiled`, remembered within the process's budget.
     convenience init(_ compiled: CompiledTemplate) { self.init(compiled, budget: .answers) }
@@ -37,9 +42,12 @@ final class FetchAnswers: Sendable {
         self.compiled = compiled
         self.keys = keys
         self.values = values
-        self.bySignature = AnswersBySignature(compiled, budget: budget, weigh: \.bytes) { signature in
-            FetchAnswers.encode(signature, of: compiled, keys: keys, values: values, sharing: encodings)
-        }
+        self.bySignature = AnswersBySignature(
+            compiled, budget: budget,
+            hold: { $0.ownBytes + (encodings.hold($0.encoding) ? $0.encoding.bytes : 0) },
+            release: { $0.ownBytes + (encodings.release($0.encoding) ? $0.encoding.bytes : 0) },
+            build: { FetchAnswers.encode($0, of: compiled, keys: keys, values: values, sharing: encodings) })
+        self.encodings = encodings
     }
 
     /// Whether evaluating one caller may take long enough to stall other connections.
@@ -57,39 +65,70 @@ final class FetchAnswers: Sendable {
     /// The answers remembered by signature now, and about how many bytes they hold.
     var remembered: (count: Int, bytes: Int) { bySignature.remembered }
 
+    /// How many distinct encodings the remembered answers hold.
+    var encodingCount: Int { encodings.count }
+
     /// The answer to callers with `signature`: its entries are copies of the template's literals.
     private static func encode(
         _ signature: MatchSignature, of compiled: CompiledTemplate, keys: JSONStrings, values: JSONStrings,
         sharing encodings: SharedEncodings
     ) -> Answer {
-        var entries: [UInt8] = [UInt8(ascii: "{")]
+        // Which literals, then their length, then one buffer of that size and a copy each: the body is
+        // written once, with no growing and no per-entry call into the buffer.
+        var served: [Int32] = []
+        served.reserveCapacity(2 * compiled.parameterKeys.count)
+        var entriesLength = 2
         keys.withView { keys in
             values.withView { values in
                 compiled.forEachServed(signature) { key, value in
-                    if entries.count > 1 { entries.append(UInt8(ascii: ",")) }
-                    keys.append(key, to: &entries)
-                    entries.append(UInt8(ascii: ":"))
-                    values.append(value, to: &entries)
+                    served.append(Int32(key))
+                    served.append(Int32(value))
+                    entriesLength += keys.length(key) + values.length(value) + 2
                 }
             }
         }
-        entries.append(UInt8(ascii: "}"))
-        let state: FetchState = entries.count > 2 ? .update : .emptyConfig
-        let etag = etag(state: state, entries: entries)
-        let encoding = encodings.encoding(etag) {
-            Encoding(
-                state: state, etag: etag,
-                body: body(state: state, entries: entries, templateVersion: compiled.versionNumber))
+        if !served.isEmpty { entriesLength -= 1 }
+        let state: FetchState = served.isEmpty ? .emptyConfig : .update
+        let prefix = #"{"entries":"#
+        let tail = tail(state: state, templateVersion: compiled.versionNumber)
+        var body = ByteBuffer()
+        body.reserveCapacity(prefix.utf8.count + entriesLength + tail.count)
+        body.writeString(prefix)
+        body.writeWithUnsafeMutableBytes(minimumWritableBytes: entriesLength) { output in
+            keys.withView { keys in
+                values.withView { values in
+                    var cursor = output.baseAddress.unsafelyUnwrapped
+                    cursor.storeBytes(of: UInt8(ascii: "{"), as: UInt8.self)
+                    cursor += 1
+                    for pair in stride(from: 0, to: served.count, by: 2) {
+                        if pair > 0 {
+                            cursor.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
+                            cursor += 1
+                        }
+                        cursor += keys.copy(Int(served[pair]), to: cursor)
+                        cursor.storeBytes(of: UInt8(ascii: ":"), as: UInt8.self)
+                        cursor += 1
+                        cursor += values.copy(Int(served[pair + 1]), to: cursor)
+                    }
+                    cursor.storeBytes(of: UInt8(ascii: "}"), as: UInt8.self)
+                }
+            }
+            return entriesLength
         }
+        let etag = body.withUnsafeReadableBytes { bytes -> String in
+            Self.etag(state: state, entries: UnsafeRawBufferPointer(rebasing: bytes[prefix.utf8.count...]))
+        }
+        body.writeBytes(tail)
+        let encoding = encodings.encoding(etag) { Encoding(state: state, etag: etag, body: body) }
         return Answer(encoding, tally: compiled.tally(signature))
     }
 
     /// The ETag of an answer whose entries object is `entries`: it depends only on what the caller receives
     /// (state and entries).
-    private static func etag(state: FetchState, entries: [UInt8]) -> String {
+    private static func etag(state: FetchState, entries: UnsafeRawBufferPointer) -> String {
         var hasher = SHA256()
         hasher.update(data: Array(state.rawValue.utf8))
-        hasher.update(data: entries)
+        hasher.update(bufferPointer: entries)
         var etag: [UInt8] = [UInt8(ascii: "\"")]
         for byte in hasher.finalize().prefix(16) {
             etag.append(Self.hexDigits[Int(byte >> 4)])
@@ -99,24 +138,17 @@ final class FetchAnswers: Sendable {
         return String(decoding: etag, as: UTF8.self)
     }
 
-    /// The JSON body of an answer whose entries object is `entries`.
-    private static func body(state: FetchState, entries: [UInt8], templateVersion: String?) -> ByteBuffer {
-        var body = ByteBuffer()
-        body.reserveCapacity(entries.count + 64)
-        body.writeString(#"{"entries":"#)
-        body.writeBytes(entries)
-        body.writeString(#","state":"#)
-        var tail: [UInt8] = []
+    /// What follows an answer's entries: its state and template version, and the closing brace.
+    private static func tail(state: FetchState, templateVersion: String?) -> [UInt8] {
+        var tail = Array(#","state":"#.utf8)
         JSONWriter.writeString(state.rawValue, into: &tail)
         if let version = templateVersion {
             tail += Array(#","templateVersion":"#.utf8)
             JSONWriter.writeString(version, into: &tail)
         }
         tail.append(UInt8(ascii: "}"))
-        body.writeBytes(tail)
-        return body
+        return tail
     }
-
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`).

@@ -22,8 +22,8 @@ struct JSONStrings: Sendable {
         self.starts = starts
     }
 
-    /// Calls `body` with a view of the table for the length of a loop, so that appending a literal is a copy
-    /// without a bounds or reference-count check per string.
+    /// Calls `body` with a view of the table for the length of a loop, so that copying a literal is a
+    /// `memcpy` without a reference-count check per string.
     func withView<Result>(_ body: (View) throws -> Result) rethrows -> Result {
         try bytes.withUnsafeBufferPointer { bytes in
             try starts.withUnsafeBufferPointer { starts in try body(View(bytes: bytes, starts: starts)) }
@@ -35,9 +35,15 @@ struct JSONStrings: Sendable {
         let bytes: UnsafeBufferPointer<UInt8>
         let starts: UnsafeBufferPointer<Int32>
 
-        /// Appends literal `index` to `output`.
-        func append(_ index: Int, to output: inout [UInt8]) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(starts[index])..<Int(starts[index + 1])]))
+        /// How many bytes literal `index` is.
+        func length(_ index: Int) -> Int { Int(starts[index + 1] - starts[index]) }
+
+        /// Copies literal `index` to `destination` and says how many bytes it wrote.
+        func copy(_ index: Int, to destination: UnsafeMutableRawPointer) -> Int {
+            let start = Int(starts[index])
+            let count = Int(starts[index + 1]) - start
+            destination.copyMemory(from: bytes.baseAddress.unsafelyUnwrapped + start, byteCount: count)
+            return count
         }
     }
 }
