@@ -87,6 +87,26 @@ import Testing
         #expect(made == 3)
     }
 
+    /// The heads the fetch front writes as they are carry the fields the router's answers carry, in order.
+    @Test func theRenderedHeadsAreTheAnswersHeaders() throws {
+        let answer = FetchAnswers(try Self.compiled(Self.template)).answer(for: FetchContext(appInstanceId: "a"))
+        let gzipBody = try #require(answer.gzipBody)
+        let heads: [(ByteBuffer?, String, Bool, Bool, Int?)] = [
+            (answer.okHead, "HTTP/1.1 200 OK", false, false, answer.body.readableBytes),
+            (answer.gzipOkHead, "HTTP/1.1 200 OK", false, true, gzipBody.readableBytes),
+            (answer.notModifiedHead, "HTTP/1.1 304 Not Modified", true, false, nil),
+        ]
+        for (head, status, notModified, gzip, length) in heads {
+            let lines = String(buffer: try #require(head)).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            var expected = [status]
+            for field in answer.headers(notModified: notModified, gzip: gzip) {
+                expected.append("\(field.name.rawName): \(field.value)")
+            }
+            if let length { expected.append("Content-Length: \(length)") }
+            #expect(lines == expected)
+        }
+    }
+
     /// Keys and values that need escaping come out as a JSON encoder writes them, in serving order, for
     /// every caller of a template of thousands of parameters.
     @Test func answersAreTheTemplatesValuesWhateverTheirText() throws {
