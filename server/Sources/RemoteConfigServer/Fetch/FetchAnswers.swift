@@ -25,9 +25,6 @@ final class FetchAnswers: Sendable {
 
     let compiled: CompiledTemplate
     private let bySignature: AnswersBySignature<Answer>
-    /// The template's keys and values as JSON literals, in the places `forEachServed` names.
-    private let keys: JSONStrings
-    private let values: JSONStrings
     /// The encodings the remembered answers hold, each once.
     private let encodings: SharedEncodings
 
@@ -36,12 +33,11 @@ final class FetchAnswers: Sendable {
 
     /// The answers of `compiled`, remembered within `budget`.
     init(_ compiled: CompiledTemplate, budget: ByteBudget) {
+        // The template's keys and values as JSON literals, in the places `forEachServed` names.
         let keys = JSONStrings(compiled.parameterKeys)
         let values = JSONStrings(compiled.servedValues)
         let encodings = SharedEncodings()
         self.compiled = compiled
-        self.keys = keys
-        self.values = values
         self.bySignature = AnswersBySignature(
             compiled, budget: budget,
             hold: { $0.ownBytes + (encodings.hold($0.encoding) ? $0.encoding.bytes : 0) },
