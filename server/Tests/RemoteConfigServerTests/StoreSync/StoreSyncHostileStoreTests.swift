@@ -15,19 +15,43 @@ import Testing
     /// A gzip member of `megabytes` MiB of spaces, about a thousandth of that in size: the same deflate blocks
     /// of one MiB, repeated (each block refers only to bytes of its own MiB).
     static func gzipBomb(megabytes: Int) throws -> [UInt8] {
-        let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 1 << 20)
-        let one = try #require(GzipPrefix(chunk))
-        let header = 10
-        let blocks = Array(one.deflated.readableBytesView.dropFirst(header))
-        var deflated = ByteBuffer(bytes: one.deflated.readableBytesView.prefix(header))
-        var crc = one.crc
+        let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 1 << 20)
+        // zlib's best level, as a bomb's maker would use, not the server's fastest one (four times longer).
+        let blocks = try #require(Self.deflatedAtBestLevel(chunk))
+        let chunkCRC = chunk.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+        var deflated = ByteBuffer(bytes: [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 255])
+        var crc = chunkCRC
         deflated.writeBytes(blocks)
         for _ in 1..<megabytes {
             deflated.writeBytes(blocks)
-            crc = UInt32(crc32_combine(UInt(crc), UInt(one.crc), Int(one.length)))
+            crc = UInt32(crc32_combine(UInt(crc), UInt(chunkCRC), Int(chunk.count)))
         }
         let bomb = GzipPrefix(deflated: deflated, crc: crc, length: megabytes << 20)
         return Array(bomb.member().readableBytesView)
+    }
+
+    /// `bytes` as raw deflate blocks at zlib's best level, ending on a sync flush (none of them final).
+    static func deflatedAtBestLevel(_ bytes: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        guard
+            deflateInit2_(
+                &stream, Z_BEST_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
+        defer { deflateEnd(&stream) }
+        var input = bytes
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))) + 16)
+        let written: Int? = input.withUnsafeMutableBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { output in
+                stream.next_in = input.baseAddress
+                stream.avail_in = UInt32(input.count)
+                stream.next_out = output.baseAddress
+                stream.avail_out = UInt32(output.count)
+                guard deflate(&stream, Z_SYNC_FLUSH) == Z_OK, stream.avail_in == 0 else { return nil }
+                return output.count - Int(stream.avail_out)
+            }
+        }
+        return written.map { Array(output.prefix($0)) }
     }
 
     /// The most memory this process has held since `resetPeakMemory()`, in bytes (Linux's VmHWM).
