@@ -32,7 +32,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fetch_bench import HOST, LUA_LIBRARY, log, lua_string, publish_project, realistic_template, run_wrk  # noqa: E402
+from fetch_bench import (HOST, LUA_LIBRARY, alternating_passes, exit_if_invalid, log, lua_string,  # noqa: E402
+                         publish_project, realistic_template)
 from new_devices import Server  # noqa: E402
 
 COUNTRIES = ["us", "gb", "jp", "de", "fr", "br", "in", "kr", "ca", "au", "mx", "es", "it", "nl", "se"]
@@ -163,23 +164,9 @@ def main() -> None:
                 rows.append((name if server_name == "ours" else f"{name}, reference", server_name, script))
         sizes = {name: len(json.dumps(t)) for name, t in bodies.items()}
         log("templates (JSON bytes): " + ", ".join(f"{n} {s}" for n, s in sizes.items()))
-        for row, server_name, script in rows:  # warm up
-            run_wrk(servers[server_name].base, script, 2, args.connections, args.threads)
-        results: dict[str, list[dict]] = {row: [] for row, _, _ in rows}
-        for number in range(1, args.passes + 1):
-            for row, server_name, script in (rows if number % 2 == 1 else rows[::-1]):
-                server = servers[server_name]
-                result = run_wrk(server.base, script, args.duration, args.connections, args.threads,
-                                 [server.process.pid])
-                results[row].append(result)
-                bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
-                    if result["errors"] or result["non2xx3xx"] else ""
-                log(f"pass {number} {row:30}: {result['rps']:8.0f} req/s  p50 {result['p50_ms']:7.2f} ms  "
-                    f"p99 {result['p99_ms']:7.2f} ms  CPU {result['cpu_us']:7.1f} µs/req{bad}")
+        results = alternating_passes([(row, servers[name], script) for row, name, script in rows], args)
         report(results, args)
-        failed = [row for row, runs in results.items() if any(r["errors"] or r["non2xx3xx"] for r in runs)]
-        if failed:
-            sys.exit(f"errors or 4xx/5xx answers in: {', '.join(failed)}; these figures are not valid")
+        exit_if_invalid(results)
     finally:
         for server in servers.values():
             server.stop()

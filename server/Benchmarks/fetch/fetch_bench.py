@@ -299,6 +299,33 @@ def run_wrk(url: str, script: str, duration: int, connections: int, threads: int
 # nginx
 
 
+
+def alternating_passes(rows: list[tuple[str, object, str]], args, warm_up: int = 2) -> dict[str, list[dict]]:
+    """Runs each row (name, server with `base` and `process`, wrk script) `args.passes` times, the rows in order
+    in odd passes and reversed in even ones, after a warm-up run each; logs each run and returns the runs by
+    row. Exits when a run had errors or 4xx/5xx answers, after `report` (called with the runs) has printed."""
+    for _, server, script in rows:
+        run_wrk(server.base, script, warm_up, args.connections, args.threads)
+    results: dict[str, list[dict]] = {row: [] for row, _, _ in rows}
+    width = max(len(row) for row, _, _ in rows)
+    for number in range(1, args.passes + 1):
+        for row, server, script in (rows if number % 2 == 1 else rows[::-1]):
+            result = run_wrk(server.base, script, args.duration, args.connections, args.threads,
+                             [server.process.pid])
+            results[row].append(result)
+            bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
+                if result["errors"] or result["non2xx3xx"] else ""
+            log(f"pass {number} {row:{width}}: {result['rps']:8.0f} req/s  p50 {result['p50_ms']:7.2f} ms  "
+                f"p99 {result['p99_ms']:7.2f} ms  CPU {result['cpu_us']:7.1f} µs/req{bad}")
+    return results
+
+
+def exit_if_invalid(results: dict[str, list[dict]]) -> None:
+    """Exits when some run had errors or 4xx/5xx answers: then no figure of the run is valid."""
+    failed = [row for row, runs in results.items() if any(r["errors"] or r["non2xx3xx"] for r in runs)]
+    if failed:
+        sys.exit(f"errors or 4xx/5xx answers in: {', '.join(failed)}; these figures are not valid")
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))

@@ -30,7 +30,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fetch_bench import log, publish_project, realistic_template, run_wrk  # noqa: E402
+from fetch_bench import alternating_passes, exit_if_invalid, log, publish_project, realistic_template  # noqa: E402
 from new_devices import Server, write_new_devices_script  # noqa: E402
 
 TARGET = 1.3
@@ -73,23 +73,9 @@ def main() -> None:
                 script = os.path.join(work, f"{server_name}-{len(chosen)}.lua")
                 write_new_devices_script(script, chosen)
                 rows.append((name + suffix, server_name, script))
-        for row, server_name, script in rows:  # warm up: every project's template loaded, some answers made
-            run_wrk(servers[server_name].base, script, 3, args.connections, args.threads)
-        results: dict[str, list[dict]] = {row: [] for row, _, _ in rows}
-        for number in range(1, args.passes + 1):
-            for row, server_name, script in (rows if number % 2 == 1 else rows[::-1]):
-                server = servers[server_name]
-                result = run_wrk(server.base, script, args.duration, args.connections, args.threads,
-                                 [server.process.pid])
-                results[row].append(result)
-                bad = f", {result['errors']} errors, {result['non2xx3xx']} non-2xx/3xx" \
-                    if result["errors"] or result["non2xx3xx"] else ""
-                log(f"pass {number} {row:28}: {result['rps']:8.0f} req/s  p99 {result['p99_ms']:7.2f} ms  "
-                    f"CPU {result['cpu_us']:6.1f} µs/req{bad}")
+        results = alternating_passes([(row, servers[name], script) for row, name, script in rows], args, warm_up=3)
         report(results, args)
-        failed = [row for row, runs in results.items() if any(r["errors"] or r["non2xx3xx"] for r in runs)]
-        if failed:
-            sys.exit(f"errors or 4xx/5xx answers in: {', '.join(failed)}; these figures are not valid")
+        exit_if_invalid(results)
     finally:
         for server in servers.values():
             server.stop()
